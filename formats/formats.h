@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * File formats: one module per format, each a struct pdb_format, listed
+ * in one table (registry.c).  This layer is the only part of ccstools
+ * that knows bytes; libprofdb sees calls on its API, tools see
+ * pdb_read_*() and pdb_write().
+ *
+ * How reading works.  The input is opened through zlib, so gzip files
+ * read transparently, and its first bytes are buffered.  Every format
+ * able to read scores those bytes with probe() (0 = not mine, 100 =
+ * certainly mine); the highest score wins, ties going to table order.
+ * The chosen reader then streams the profile to a pdb_sink in one
+ * forward pass (see pdb.h), which either analyses it on the fly
+ * (ccs-flat) or builds the tree (pdb_builder, in the mode the format
+ * asks for with .build).
+ *
+ * Adding a format:
+ *  1. write fmt_foo.c defining const struct pdb_format pdb_fmt_foo;
+ *  2. add the extern below;
+ *  3. add a row to registry.c;
+ *  4. the Makefile picks up formats/fmt_*.c by itself;
+ *  5. add fixtures in tests/data/ and tests in tests/formats/test_foo.c;
+ *  6. add a paragraph to man/ccs-formats.5 (and a section-5 page if the
+ *     format is ours).
+ */
+#ifndef FORMATS_H
+#define FORMATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pdb.h"
+
+#define PDB_FORMAT_ABI	1
+
+#define PDB_FMT_READ	0x01u
+#define PDB_FMT_WRITE	0x02u
+#define PDB_FMT_BINARY	0x04u	/* output is binary: refuse a terminal */
+
+/* Options for readers and writers; zero means default. */
+struct pdb_opts {
+	unsigned	 flags;		/* PDB_OPT_* */
+	int		 pgcl_version;	/* version to write; 0 = 2 */
+	const char	*metric;	/* single-metric writers; NULL = default */
+};
+#define PDB_OPT_COMPENSATE	0x01u	/* pgcl: subtract profiling overhead */
+#define PDB_OPT_ALL		0x02u	/* folded: write zero-cost stacks too */
+
+struct pdb_input;
+
+struct pdb_format {
+	unsigned	 abi;		/* PDB_FORMAT_ABI */
+	const char	*name;		/* used by -f/-t and in messages */
+	const char	*desc;		/* one line, for --list-formats */
+	const char	*exts;		/* ".pgcl", for guessing from -o */
+	unsigned	 flags;		/* PDB_FMT_* */
+	enum pdb_build	 build;		/* how to build a tree from its events */
+	/* Score 0..100 for the first len bytes.  No side effects. */
+	int	(*probe)(const unsigned char *head, size_t len);
+	/* Stream the profile to sink; errors through pdb_seterr(db, ...). */
+	int	(*read)(struct pdb_input *, struct pdb *,
+		    const struct pdb_sink *, const struct pdb_opts *);
+	/* Write db's tree; errors through pdb_seterr(db, ...). */
+	int	(*write)(struct pdb *, FILE *, const struct pdb_opts *);
+};
+
+extern const struct pdb_format pdb_fmt_pgcl;
+extern const struct pdb_format pdb_fmt_ccsdump;
+extern const struct pdb_format pdb_fmt_ghcjson;
+extern const struct pdb_format pdb_fmt_ghcprof;
+extern const struct pdb_format pdb_fmt_folded;
+
+/* The registry, NULL-terminated, in probing order. */
+extern const struct pdb_format *const pdb_formats[];
+
+/* The format called name, or NULL. */
+const struct pdb_format *pdb_format_find(const char *name);
+/* The writable format whose extension ends path, or NULL. */
+const struct pdb_format *pdb_format_guess(const char *path);
+/* The best reader for these first bytes, or NULL. */
+const struct pdb_format *pdb_format_probe(const unsigned char *head,
+    size_t len);
+
+/* ---- input ---- */
+
+/*
+ * A buffered, gzip-transparent byte source that knows its position for
+ * messages.  Readers use the inline helpers on the hot path and
+ * pdb_in_fill() when they run out.
+ */
+struct pdb_input {
+	const char	*name;		/* file name, or "<stdin>" */
+	unsigned char	*buf;
+	size_t		 len;		/* bytes valid in buf */
+	size_t		 pos;		/* next byte to read */
+	size_t		 cap;
+	uint64_t	 base;		/* file offset of buf[0] */
+	uint64_t	 line;		/* lines consumed by pdb_in_line() */
+	int		 eof;		/* no more bytes after buf[len] */
+	int		 err;		/* errno of a failed read, or 0 */
+	void		*gz;		/* gzFile */
+	int		 fd;
+};
+
+/* Open path ("-" for stdin).  On failure returns NULL with the error on db. */
+struct pdb_input *pdb_in_open(struct pdb *db, const char *path);
+void		 pdb_in_close(struct pdb_input *);
+/* Make at least want bytes available at buf[pos] unless the input ends
+ * first.  Returns the number of bytes available (may be < want at end), or
+ * -1 after a read error (in->err set). */
+long		 pdb_in_fill(struct pdb_input *, size_t want);
+/* Offset of the next byte. */
+static inline uint64_t
+pdb_in_offset(const struct pdb_input *in)
+{
+	return in->base + in->pos;
+}
+/* Next byte, or -1 at end of input or on error (check in->err). */
+static inline int
+pdb_in_getc(struct pdb_input *in)
+{
+	if (in->pos >= in->len && pdb_in_fill(in, 1) <= 0)
+		return -1;
+	return in->buf[in->pos++];
+}
+/*
+ * The next line without its newline (and without a trailing CR), NUL
+ * terminated in place.  Returns 1 with *line and *len set, 0 at end of input,
+ * -1 on a read error or a line over 64 MiB (error set on db).
+ */
+int		 pdb_in_line(struct pdb_input *, struct pdb *, char **line,
+		    size_t *len);
+/*
+ * Read a varint of up to 10 bytes (7 bits a byte, little-endian, top bit
+ * = more).  Returns 0, or -1 with the error set on db naming what was
+ * being read.
+ */
+int		 pdb_in_varint(struct pdb_input *, struct pdb *, uint64_t *v,
+		    const char *what);
+/* Read a NUL-terminated string; *s points into a buffer owned by in and
+ * valid until the next call.  Returns 0 or -1 with the error set. */
+int		 pdb_in_cstring(struct pdb_input *, struct pdb *, char **s,
+		    size_t *len, const char *what);
+/* Read the rest of the input into a malloc'd buffer (for parsers that
+ * need it whole).  Returns 0 or -1 with the error set. */
+int		 pdb_in_slurp(struct pdb_input *, struct pdb *, char **data,
+		    size_t *len);
+
+/* Make the malloc'd buffer *pp hold at least need bytes, growing *cap.
+ * Returns 0, or -1 when out of memory (the buffer is left as it was). */
+int		 pdb_buf_reserve(void *pp, size_t *cap, size_t need);
+
+/* ---- output helpers ---- */
+
+/* Write v as a varint. */
+void		 pdb_out_varint(FILE *, uint64_t v);
+
+/* ---- whole operations ---- */
+
+/*
+ * Read path with format fmt (NULL: probe), streaming to sink.  The
+ * handle db gets the schema, metadata and cost centres.  *used (may be
+ * NULL) gets the format chosen.
+ */
+int		 pdb_read_stream(struct pdb *db, const char *path,
+		    const struct pdb_format *fmt, const struct pdb_opts *,
+		    const struct pdb_sink *, const struct pdb_format **used);
+/* Read path into db's tree. */
+int		 pdb_read_tree(struct pdb *db, const char *path,
+		    const struct pdb_format *fmt, const struct pdb_opts *,
+		    const struct pdb_format **used);
+/* Write db's tree in format fmt. */
+int		 pdb_write(struct pdb *db, FILE *, const struct pdb_format *fmt,
+		    const struct pdb_opts *);
+
+#endif /* FORMATS_H */

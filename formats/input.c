@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The input layer: a file or stdin read through zlib, which passes plain
+ * bytes through and inflates gzip, into a buffer that readers consume
+ * with the helpers of formats.h.  Works on pipes: nothing seeks.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "formats.h"
+
+#define CHUNK		(256 * 1024)
+#define MAX_TOKEN	(64u * 1024 * 1024)	/* longest line or string */
+
+struct pdb_input *
+pdb_in_open(struct pdb *db, const char *path)
+{
+	struct pdb_input *in;
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		fd = dup(STDIN_FILENO);
+	else
+		fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		pdb_seterr(db, PDB_EIO, "%s: %s",
+		    strcmp(path, "-") == 0 ? "<stdin>" : path, strerror(errno));
+		return NULL;
+	}
+	if ((in = calloc(1, sizeof(*in))) == NULL ||
+	    (in->buf = malloc(CHUNK + 1)) == NULL ||
+	    (in->gz = gzdopen(fd, "rb")) == NULL) {
+		if (in != NULL)
+			free(in->buf);
+		free(in);
+		close(fd);
+		pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		return NULL;
+	}
+	gzbuffer(in->gz, CHUNK);
+	in->fd = fd;
+	in->cap = CHUNK;
+	in->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	return in;
+}
+
+void
+pdb_in_close(struct pdb_input *in)
+{
+	if (in == NULL)
+		return;
+	gzclose(in->gz);	/* closes the descriptor too */
+	free(in->buf);
+	free(in);
+}
+
+long
+pdb_in_fill(struct pdb_input *in, size_t want)
+{
+	unsigned char *nb;
+	size_t ncap;
+	int n;
+
+	if (in->len - in->pos >= want || in->eof || in->err)
+		return (long)(in->len - in->pos);
+	/* Move the unread bytes to the front. */
+	if (in->pos > 0) {
+		memmove(in->buf, in->buf + in->pos, in->len - in->pos);
+		in->base += in->pos;
+		in->len -= in->pos;
+		in->pos = 0;
+	}
+	if (want > in->cap) {
+		ncap = in->cap;
+		while (ncap < want)
+			ncap *= 2;
+		if ((nb = realloc(in->buf, ncap + 1)) == NULL) {
+			in->err = ENOMEM;
+			return -1;
+		}
+		in->buf = nb;
+		in->cap = ncap;
+	}
+	while (in->len < want) {
+		n = gzread(in->gz, in->buf + in->len,
+		    (unsigned)(in->cap - in->len));
+		if (n < 0) {
+			int zerr;
+
+			gzerror(in->gz, &zerr);
+			in->err = zerr == Z_ERRNO && errno ? errno : EIO;
+			return -1;
+		}
+		if (n == 0) {
+			int zerr;
+			const char *msg = gzerror(in->gz, &zerr);
+
+			/* A truncated gzip stream ends with an error. */
+			if (zerr != Z_OK && zerr != Z_STREAM_END && msg) {
+				in->err = EIO;
+				return -1;
+			}
+			in->eof = 1;
+			break;
+		}
+		in->len += (size_t)n;
+	}
+	return (long)(in->len - in->pos);
+}
+
+/* Set the error for a failed fill; returns -1. */
+static int
+fill_error(struct pdb_input *in, struct pdb *db, const char *what)
+{
+	int zerr;
+	const char *msg;
+
+	if (in->err == ENOMEM)
+		pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	else if (in->err == EIO && (msg = gzerror(in->gz, &zerr)) != NULL &&
+	    zerr != Z_ERRNO && *msg)
+		pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s", in->name,
+		    (unsigned long long)pdb_in_offset(in), msg);
+	else if (in->err)
+		pdb_seterr(db, PDB_EIO, "%s: %s", in->name, strerror(in->err));
+	else
+		pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: truncated in %s",
+		    in->name, (unsigned long long)pdb_in_offset(in), what);
+	return -1;
+}
+
+int
+pdb_in_line(struct pdb_input *in, struct pdb *db, char **line, size_t *len)
+{
+	unsigned char *nl;
+	size_t scanned = 0, n;
+	long got;
+
+	for (;;) {
+		nl = memchr(in->buf + in->pos + scanned, '\n',
+		    in->len - in->pos - scanned);
+		if (nl != NULL)
+			break;
+		scanned = in->len - in->pos;
+		if (scanned > MAX_TOKEN) {
+			pdb_seterr(db, PDB_EFORMAT, "%s:%llu: line too long",
+			    in->name, (unsigned long long)in->line + 1);
+			return -1;
+		}
+		if (in->eof)
+			break;
+		got = pdb_in_fill(in, scanned + CHUNK);
+		if (got < 0)
+			return fill_error(in, db, "line");
+	}
+	if (nl == NULL && in->len == in->pos)
+		return 0;
+	*line = (char *)in->buf + in->pos;
+	n = nl ? (size_t)(nl - (in->buf + in->pos)) : in->len - in->pos;
+	in->pos += nl ? n + 1 : n;
+	/* The buffer has one spare byte past cap for this NUL. */
+	(*line)[n] = '\0';
+	if (n > 0 && (*line)[n - 1] == '\r')
+		(*line)[--n] = '\0';
+	*len = n;
+	in->line++;
+	return 1;
+}
+
+int
+pdb_in_varint(struct pdb_input *in, struct pdb *db, uint64_t *v,
+    const char *what)
+{
+	uint64_t r = 0;
+	uint64_t start = pdb_in_offset(in);
+	int c, i;
+
+	for (i = 0; i < 10; i++) {
+		if ((c = pdb_in_getc(in)) < 0)
+			return fill_error(in, db, what);
+		if (i == 9 && (c & 0xfe) != 0) {
+			pdb_seterr(db, PDB_EFORMAT,
+			    "%s: byte %llu: varint %s in %s",
+			    in->name, (unsigned long long)start,
+			    c & 0x80 ? "longer than 10 bytes" :
+			    "overflows 64 bits", what);
+			return -1;
+		}
+		r |= (uint64_t)(c & 0x7f) << (7 * i);
+		if ((c & 0x80) == 0) {
+			*v = r;
+			return 0;
+		}
+	}
+	/* Ten bytes, all with the continuation bit: caught above. */
+	return -1;
+}
+
+int
+pdb_in_cstring(struct pdb_input *in, struct pdb *db, char **s, size_t *len,
+    const char *what)
+{
+	unsigned char *z;
+	size_t scanned = 0;
+
+	for (;;) {
+		z = memchr(in->buf + in->pos + scanned, '\0',
+		    in->len - in->pos - scanned);
+		if (z != NULL)
+			break;
+		scanned = in->len - in->pos;
+		if (scanned > MAX_TOKEN) {
+			pdb_seterr(db, PDB_EFORMAT,
+			    "%s: byte %llu: string too long in %s", in->name,
+			    (unsigned long long)pdb_in_offset(in), what);
+			return -1;
+		}
+		if (in->eof) {
+			in->pos = in->len;
+			return fill_error(in, db, what);
+		}
+		if (pdb_in_fill(in, scanned + CHUNK) < 0)
+			return fill_error(in, db, what);
+	}
+	*s = (char *)in->buf + in->pos;
+	*len = (size_t)(z - (in->buf + in->pos));
+	in->pos += *len + 1;
+	return 0;
+}
+
+int
+pdb_in_slurp(struct pdb_input *in, struct pdb *db, char **data, size_t *len)
+{
+	size_t want = in->cap;
+
+	while (!in->eof) {
+		if (in->len - in->pos > (size_t)4 << 30) {
+			pdb_seterr(db, PDB_EFORMAT, "%s: file too large",
+			    in->name);
+			return -1;
+		}
+		want = (in->len - in->pos) * 2 + CHUNK;
+		if (pdb_in_fill(in, want) < 0)
+			return fill_error(in, db, "file");
+	}
+	if ((*data = malloc(in->len - in->pos + 1)) == NULL) {
+		pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		return -1;
+	}
+	memcpy(*data, in->buf + in->pos, in->len - in->pos);
+	*len = in->len - in->pos;
+	(*data)[*len] = '\0';
+	in->pos = in->len;
+	return 0;
+}
+
+void
+pdb_out_varint(FILE *f, uint64_t v)
+{
+	unsigned char b[10];
+	int n = 0;
+
+	do {
+		b[n] = v & 0x7f;
+		v >>= 7;
+		if (v)
+			b[n] |= 0x80;
+		n++;
+	} while (v);
+	fwrite(b, 1, (size_t)n, f);
+}
+
+int
+pdb_buf_reserve(void *pp, size_t *cap, size_t need)
+{
+	char **p = pp, *np;
+	size_t ncap;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 64;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			return -1;
+		ncap *= 2;
+	}
+	if ((np = realloc(*p, ncap)) == NULL)
+		return -1;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}

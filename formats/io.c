@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * Whole operations: open an input, pick its format, stream it to a sink
+ * or build its tree; write a tree in a format.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats.h"
+
+#define PROBE_BYTES	4096
+
+/*
+ * Readers call begin and end themselves, but a sink must see exactly one
+ * begin before the first enter and one end after a good read whatever the
+ * reader does; this wrapper makes sure.
+ */
+struct guard {
+	const struct pdb_sink	*inner;
+	struct pdb_sink		 sink;
+	int			 begun, ended;
+};
+
+static int
+g_begin(void *arg, struct pdb *db)
+{
+	struct guard *g = arg;
+
+	if (g->begun)
+		return 0;
+	g->begun = 1;
+	return g->inner->begin ? g->inner->begin(g->inner->arg, db) : 0;
+}
+
+static int
+g_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *v)
+{
+	struct guard *g = arg;
+	int rc;
+
+	if (!g->begun && (rc = g_begin(g, db)) != 0)
+		return rc;
+	return g->inner->enter(g->inner->arg, db, cc, v);
+}
+
+static int
+g_exit(void *arg, struct pdb *db)
+{
+	struct guard *g = arg;
+
+	return g->inner->exit(g->inner->arg, db);
+}
+
+static int
+g_end(void *arg, struct pdb *db)
+{
+	struct guard *g = arg;
+	int rc;
+
+	if (g->ended)
+		return 0;
+	if (!g->begun && (rc = g_begin(g, db)) != 0)
+		return rc;
+	g->ended = 1;
+	return g->inner->end ? g->inner->end(g->inner->arg, db) : 0;
+}
+
+/* Read path, telling the builder b (if any) the format once known. */
+static int
+read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
+    const struct pdb_opts *opts, const struct pdb_sink *sink,
+    const struct pdb_format **used, struct pdb_builder *b)
+{
+	static const struct pdb_opts noopts;
+	struct pdb_input *in;
+	struct guard g;
+	long have;
+	int rc;
+
+	if ((in = pdb_in_open(db, path)) == NULL)
+		return pdb_errcode(db);
+	if ((have = pdb_in_fill(in, PROBE_BYTES)) < 0) {
+		rc = pdb_seterr(db, PDB_EIO, "%s: cannot read", in->name);
+		goto out;
+	}
+	if (fmt == NULL) {
+		fmt = pdb_format_probe(in->buf + in->pos, (size_t)have);
+		if (fmt == NULL) {
+			rc = pdb_seterr(db, PDB_EFORMAT, have == 0 ?
+			    "%s: empty file" : "%s: not a profile in any "
+			    "known format (see --list-formats)", in->name);
+			goto out;
+		}
+	} else if (fmt->read == NULL) {
+		rc = pdb_seterr(db, PDB_EUNSUPP, "%s: format '%s' cannot be read",
+		    in->name, fmt->name);
+		goto out;
+	}
+	if (used)
+		*used = fmt;
+	if (b != NULL)
+		pdb_builder_set_mode(b, fmt->build);
+	memset(&g, 0, sizeof(g));
+	g.inner = sink;
+	g.sink.begin = g_begin;
+	g.sink.enter = g_enter;
+	g.sink.exit = g_exit;
+	g.sink.end = g_end;
+	g.sink.arg = &g;
+	rc = fmt->read(in, db, &g.sink, opts ? opts : &noopts);
+	if (rc == PDB_OK)
+		rc = g_end(&g, db);
+out:
+	pdb_in_close(in);
+	return rc;
+}
+
+int
+pdb_read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
+    const struct pdb_opts *opts, const struct pdb_sink *sink,
+    const struct pdb_format **used)
+{
+	return read_stream(db, path, fmt, opts, sink, used, NULL);
+}
+
+int
+pdb_read_tree(struct pdb *db, const char *path, const struct pdb_format *fmt,
+    const struct pdb_opts *opts, const struct pdb_format **used)
+{
+	struct pdb_builder *b;
+	int rc;
+
+	if ((b = pdb_builder_new(db, PDB_BUILD_RAW)) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	rc = read_stream(db, path, fmt, opts, pdb_builder_sink(b), used, b);
+	pdb_builder_free(b);
+	if (rc == PDB_OK && pdb_node_count(db) == 0)
+		rc = pdb_seterr(db, PDB_EFORMAT, "%s: no stacks in profile",
+		    strcmp(path, "-") == 0 ? "<stdin>" : path);
+	if (rc == PDB_OK)
+		rc = pdb_tree_drop_trivial_root(db);
+	return rc;
+}
+
+int
+pdb_write(struct pdb *db, FILE *out, const struct pdb_format *fmt,
+    const struct pdb_opts *opts)
+{
+	static const struct pdb_opts noopts;
+
+	if (fmt->write == NULL)
+		return pdb_seterr(db, PDB_EUNSUPP, "format '%s' cannot be written",
+		    fmt->name);
+	if (pdb_node_count(db) == 0)
+		return pdb_seterr(db, PDB_EINVAL, "nothing to write: empty profile");
+	return fmt->write(db, out, opts ? opts : &noopts);
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The format table and the lookups over it.
+ */
+#include <string.h>
+
+#include "formats.h"
+
+/*
+ * Probing order: binary formats with a magic number first (a cheap,
+ * certain test), then the structured text formats, then folded stacks,
+ * whose probe accepts almost any text and so must lose every tie.
+ */
+const struct pdb_format *const pdb_formats[] = {
+	&pdb_fmt_ccsdump,
+	&pdb_fmt_pgcl,
+	&pdb_fmt_ghcjson,
+	&pdb_fmt_ghcprof,
+	&pdb_fmt_folded,
+	NULL
+};
+
+const struct pdb_format *
+pdb_format_find(const char *name)
+{
+	const struct pdb_format *const *f;
+
+	for (f = pdb_formats; *f != NULL; f++)
+		if (strcmp((*f)->name, name) == 0)
+			return *f;
+	return NULL;
+}
+
+const struct pdb_format *
+pdb_format_guess(const char *path)
+{
+	const struct pdb_format *const *f;
+	const char *dot, *e, *end;
+	size_t n;
+
+	if ((dot = strrchr(path, '.')) == NULL)
+		return NULL;
+	n = strlen(dot);
+	for (f = pdb_formats; *f != NULL; f++) {
+		if ((*f)->write == NULL || (*f)->exts == NULL)
+			continue;
+		for (e = (*f)->exts; *e != '\0'; e = *end ? end + 1 : end) {
+			end = strchr(e, ',');
+			if (end == NULL)
+				end = e + strlen(e);
+			if ((size_t)(end - e) == n && strncmp(e, dot, n) == 0)
+				return *f;
+		}
+	}
+	return NULL;
+}
+
+const struct pdb_format *
+pdb_format_probe(const unsigned char *head, size_t len)
+{
+	const struct pdb_format *const *f, *best = NULL;
+	int score, bestscore = 0;
+
+	for (f = pdb_formats; *f != NULL; f++) {
+		if ((*f)->read == NULL || (*f)->probe == NULL)
+			continue;
+		score = (*f)->probe(head, len);
+		if (score > bestscore) {
+			bestscore = score;
+			best = *f;
+		}
+	}
+	return best;
+}

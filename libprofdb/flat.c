@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * Flat (COST) and inherited (INHERITED_COST) profiles of Morgan & Jarvis
+ * section 2.3, as a streaming sink: O(cost centres + depth) memory,
+ * O(1) work per event and metric.
+ *
+ * Flat: each node's own cost goes to the selected cost centre nearest the
+ * top of its stack, kept per path entry.  Inherited: a stack's cost goes
+ * once to every selected cost centre on it.  Summing that over stacks is
+ * the same as crediting, at the exit of the outermost occurrence of each
+ * cost centre on the current path, the inclusive cost of that subtree;
+ * inner occurrences (recursion that a profiler did not compress) add
+ * nothing, which is exactly "once each".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pdb_int.h"
+
+struct frame {
+	uint32_t	 cc;
+	uint32_t	 nearest;	/* selected cost centre nearest the top */
+};
+
+struct pdb_flat {
+	const struct pdb_sel *sel;
+	struct pdb_sink	 sink;
+	unsigned	 nm;
+	enum pdb_kind	*kinds;
+	uint32_t	 root_cc;
+
+	/* Per cost centre, grown as new ones appear in the stream. */
+	size_t		 ncc, capcc;
+	int64_t		*self, *inh;	/* ncc * nm */
+	uint32_t	*onpath;
+	signed char	*selected;	/* -1 unknown */
+	unsigned char	*seen;
+
+	/* The current path. */
+	struct frame	*path;
+	int64_t		*acc;		/* depth * nm inclusive sums */
+	size_t		 depth, cappath, capacc;
+
+	int64_t		*total;
+	uint64_t	 nodes;
+};
+
+static int
+reserve_cc(struct pdb_flat *f, struct pdb *db, uint32_t cc)
+{
+	size_t old = f->ncc, need = (size_t)cc + 1, nm = f->nm, cap, i;
+
+	if (need <= f->ncc)
+		return PDB_OK;
+	if (need > f->capcc) {
+		cap = f->capcc ? f->capcc : 64;
+		while (cap < need)
+			cap *= 2;
+#define GROW(p, n) do {							\
+		void *np_ = pdbi_realloc((p), (n));			\
+		if (np_ == NULL)					\
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory"); \
+		(p) = np_;						\
+	} while (0)
+		GROW(f->self, cap * nm * sizeof(int64_t) + 1);
+		GROW(f->inh, cap * nm * sizeof(int64_t) + 1);
+		GROW(f->onpath, cap * sizeof(uint32_t));
+		GROW(f->selected, cap);
+		GROW(f->seen, cap);
+#undef GROW
+		f->capcc = cap;
+	}
+	memset(f->self + old * nm, 0, (need - old) * nm * sizeof(int64_t));
+	memset(f->inh + old * nm, 0, (need - old) * nm * sizeof(int64_t));
+	for (i = old; i < need; i++) {
+		f->onpath[i] = 0;
+		f->selected[i] = -1;
+		f->seen[i] = 0;
+	}
+	f->ncc = need;
+	return PDB_OK;
+}
+
+static int
+is_selected(struct pdb_flat *f, struct pdb *db, uint32_t cc)
+{
+	if (f->selected[cc] < 0)
+		f->selected[cc] = (signed char)(cc == f->root_cc ||
+		    pdb_sel_match(f->sel, db, cc));
+	return f->selected[cc];
+}
+
+static int
+f_begin(void *arg, struct pdb *db)
+{
+	struct pdb_flat *f = arg;
+	unsigned m;
+
+	f->nm = pdb_metric_count(db);
+	free(f->kinds);
+	free(f->total);
+	f->kinds = pdbi_malloc((f->nm + 1) * sizeof(*f->kinds));
+	f->total = pdbi_calloc(f->nm + 1, sizeof(*f->total));
+	if (f->kinds == NULL || f->total == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	for (m = 0; m < f->nm; m++)
+		f->kinds[m] = pdb_metric(db, m)->kind;
+	return PDB_OK;
+}
+
+static int
+f_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
+{
+	struct pdb_flat *f = arg;
+	struct frame *fr;
+	int64_t *acc, *self;
+	unsigned m, nm = f->nm;
+	int sel;
+
+	if (f->kinds == NULL && f_begin(f, db) != PDB_OK)
+		return PDB_ENOMEM;
+	if (f->depth == 0 && f->nodes == 0)
+		f->root_cc = cc;
+	if (reserve_cc(f, db, cc) != PDB_OK)
+		return PDB_ENOMEM;
+	if (pdbi_grow(&f->path, &f->cappath, f->depth + 1, sizeof(*f->path)) ||
+	    pdbi_grow(&f->acc, &f->capacc, (f->depth + 1) * nm + 1,
+	    sizeof(*f->acc)))
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	sel = is_selected(f, db, cc);
+	fr = &f->path[f->depth];
+	fr->cc = cc;
+	if (sel || f->depth == 0)
+		fr->nearest = cc;
+	else
+		fr->nearest = f->path[f->depth - 1].nearest;
+	acc = f->acc + f->depth * nm;
+	self = f->self + (size_t)fr->nearest * nm;
+	for (m = 0; m < nm; m++) {
+		int64_t v = values ? values[m] : 0;
+
+		if (f->kinds[m] == PDB_COUNT && !sel)
+			v = 0;
+		acc[m] = v;
+		self[m] = (int64_t)((uint64_t)self[m] + (uint64_t)v);
+		f->total[m] = (int64_t)((uint64_t)f->total[m] + (uint64_t)v);
+	}
+	f->seen[cc] = 1;
+	f->onpath[cc]++;
+	f->depth++;
+	f->nodes++;
+	return PDB_OK;
+}
+
+static int
+f_exit(void *arg, struct pdb *db)
+{
+	struct pdb_flat *f = arg;
+	const struct frame *fr;
+	int64_t *acc, *up, *inh;
+	unsigned m, nm = f->nm;
+
+	if (f->depth == 0)
+		return pdb_seterr(db, PDB_EINVAL, "exit without enter");
+	f->depth--;
+	fr = &f->path[f->depth];
+	acc = f->acc + f->depth * nm;
+	if (--f->onpath[fr->cc] == 0 && f->selected[fr->cc] == 1) {
+		inh = f->inh + (size_t)fr->cc * nm;
+		for (m = 0; m < nm; m++)
+			inh[m] = (int64_t)((uint64_t)inh[m] + (uint64_t)acc[m]);
+	}
+	if (f->depth > 0) {
+		up = acc - nm;
+		for (m = 0; m < nm; m++)
+			up[m] = (int64_t)((uint64_t)up[m] + (uint64_t)acc[m]);
+	}
+	return PDB_OK;
+}
+
+struct pdb_flat *
+pdb_flat_new(const struct pdb_sel *sel)
+{
+	struct pdb_flat *f;
+
+	if ((f = pdbi_calloc(1, sizeof(*f))) == NULL)
+		return NULL;
+	f->sel = sel;
+	f->sink.begin = f_begin;
+	f->sink.enter = f_enter;
+	f->sink.exit = f_exit;
+	f->sink.arg = f;
+	return f;
+}
+
+void
+pdb_flat_free(struct pdb_flat *f)
+{
+	if (f == NULL)
+		return;
+	free(f->kinds);
+	free(f->self);
+	free(f->inh);
+	free(f->onpath);
+	free(f->selected);
+	free(f->seen);
+	free(f->path);
+	free(f->acc);
+	free(f->total);
+	free(f);
+}
+
+const struct pdb_sink *
+pdb_flat_sink(struct pdb_flat *f)
+{
+	return &f->sink;
+}
+
+uint32_t
+pdb_flat_cc_count(const struct pdb_flat *f)
+{
+	return (uint32_t)f->ncc;
+}
+
+int
+pdb_flat_seen(const struct pdb_flat *f, uint32_t cc)
+{
+	return cc < f->ncc && f->seen[cc];
+}
+
+int
+pdb_flat_selected(const struct pdb_flat *f, uint32_t cc)
+{
+	return cc < f->ncc && f->selected[cc] == 1;
+}
+
+int64_t
+pdb_flat_self(const struct pdb_flat *f, uint32_t cc, unsigned m)
+{
+	return cc < f->ncc && m < f->nm ? f->self[(size_t)cc * f->nm + m] : 0;
+}
+
+int64_t
+pdb_flat_inherited(const struct pdb_flat *f, uint32_t cc, unsigned m)
+{
+	return cc < f->ncc && m < f->nm ? f->inh[(size_t)cc * f->nm + m] : 0;
+}
+
+int64_t
+pdb_flat_total(const struct pdb_flat *f, unsigned m)
+{
+	return m < f->nm ? f->total[m] : 0;
+}
+
+uint64_t
+pdb_flat_nodes(const struct pdb_flat *f)
+{
+	return f->nodes;
+}

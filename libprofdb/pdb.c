@@ -1,0 +1,463 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The profile handle: errors and warnings, metadata, the metric schema,
+ * modules and cost centres.  The stack tree lives in tree.c and push.c.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pdb_int.h"
+
+struct pdb *
+pdb_new(void)
+{
+	struct pdb *db;
+
+	if ((db = pdbi_calloc(1, sizeof(*db))) == NULL)
+		return NULL;
+	db->magic = PDB_MAGIC;
+	return db;
+}
+
+void
+pdb_free(struct pdb *db)
+{
+	size_t i;
+
+	if (db == NULL || db->magic != PDB_MAGIC)
+		return;
+	for (i = 0; i < db->nmeta; i++) {
+		free(db->meta[i].key);
+		free(db->meta[i].value);
+	}
+	free(db->meta);
+	for (i = 0; i < db->nmetrics; i++) {
+		free((char *)db->metrics[i].name);
+		free((char *)db->metrics[i].unit);
+	}
+	free(db->metrics);
+	for (i = 0; i < db->nmodules; i++)
+		free(db->modules[i]);
+	free(db->modules);
+	for (i = 0; i < db->nccs; i++) {
+		free(db->ccs[i].label);
+		free(db->ccs[i].src);
+	}
+	free(db->ccs);
+	free(db->cc_hash);
+	free(db->nodes);
+	free(db->values);
+	pdbi_map_free(&db->index);
+	free(db->namebuf);
+	db->magic = 0;
+	free(db);
+}
+
+const char *
+pdb_version(void)
+{
+	return PDB_VERSION_STRING;
+}
+
+const char *
+pdb_errmsg(const struct pdb *db)
+{
+	if (db == NULL)
+		return "out of memory";
+	if (db->errcode == PDB_OK)
+		return "no error";
+	return db->errmsg;
+}
+
+int
+pdb_errcode(const struct pdb *db)
+{
+	return db ? db->errcode : PDB_ENOMEM;
+}
+
+int
+pdb_seterr(struct pdb *db, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (db == NULL)
+		return code;
+	db->errcode = code;
+	va_start(ap, fmt);
+	vsnprintf(db->errmsg, sizeof(db->errmsg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void
+pdb_set_warn_handler(struct pdb *db, pdb_warn_fn *fn, void *arg)
+{
+	db->warn = fn;
+	db->warn_arg = arg;
+}
+
+void
+pdb_warn(struct pdb *db, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (db == NULL || db->warn == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	db->warn(db->warn_arg, msg);
+}
+
+static int
+nomem(struct pdb *db)
+{
+	return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+}
+
+/* ---- metadata ---- */
+
+int
+pdb_meta_set(struct pdb *db, const char *key, const char *value)
+{
+	struct pdbi_meta *m;
+	char *v;
+	size_t i;
+
+	if ((v = pdbi_strdup(value)) == NULL)
+		return nomem(db);
+	for (i = 0; i < db->nmeta; i++) {
+		if (strcmp(db->meta[i].key, key) == 0) {
+			free(db->meta[i].value);
+			db->meta[i].value = v;
+			return PDB_OK;
+		}
+	}
+	if (pdbi_grow(&db->meta, &db->capmeta, db->nmeta + 1,
+	    sizeof(*db->meta)) != PDB_OK) {
+		free(v);
+		return nomem(db);
+	}
+	m = &db->meta[db->nmeta];
+	if ((m->key = pdbi_strdup(key)) == NULL) {
+		free(v);
+		return nomem(db);
+	}
+	m->value = v;
+	db->nmeta++;
+	return PDB_OK;
+}
+
+const char *
+pdb_meta_get(const struct pdb *db, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < db->nmeta; i++)
+		if (strcmp(db->meta[i].key, key) == 0)
+			return db->meta[i].value;
+	return NULL;
+}
+
+size_t
+pdb_meta_count(const struct pdb *db)
+{
+	return db->nmeta;
+}
+
+void
+pdb_meta_at(const struct pdb *db, size_t i, const char **key,
+    const char **value)
+{
+	*key = db->meta[i].key;
+	*value = db->meta[i].value;
+}
+
+/* ---- metrics ---- */
+
+int
+pdb_metric_add(struct pdb *db, const char *name, const char *unit,
+    enum pdb_kind kind, uint32_t flags, unsigned *out)
+{
+	struct pdb_metric *m;
+	char *n, *u;
+
+	if (db->nnodes > 0)
+		return pdb_seterr(db, PDB_EINVAL,
+		    "metric '%s' added after the tree was started", name);
+	if (pdb_metric_find(db, name) >= 0)
+		return pdb_seterr(db, PDB_EFORMAT, "metric '%s' defined twice",
+		    name);
+	if (db->nmetrics >= 256)
+		return pdb_seterr(db, PDB_EFORMAT, "too many metrics");
+	if (pdbi_grow(&db->metrics, &db->capmetrics, db->nmetrics + 1,
+	    sizeof(*db->metrics)) != PDB_OK)
+		return nomem(db);
+	n = pdbi_strdup(name);
+	u = pdbi_strdup(unit ? unit : "");
+	if (n == NULL || u == NULL) {
+		free(n);
+		free(u);
+		return nomem(db);
+	}
+	m = &db->metrics[db->nmetrics];
+	m->name = n;
+	m->unit = u;
+	m->kind = kind;
+	m->flags = flags;
+	if (out)
+		*out = db->nmetrics;
+	db->nmetrics++;
+	return PDB_OK;
+}
+
+unsigned
+pdb_metric_count(const struct pdb *db)
+{
+	return db->nmetrics;
+}
+
+const struct pdb_metric *
+pdb_metric(const struct pdb *db, unsigned i)
+{
+	return &db->metrics[i];
+}
+
+int
+pdb_metric_find(const struct pdb *db, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < db->nmetrics; i++)
+		if (strcmp(db->metrics[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+unsigned
+pdb_metric_default(const struct pdb *db)
+{
+	unsigned i;
+	int m;
+
+	if ((m = pdb_metric_find(db, "ticks")) >= 0 ||
+	    (m = pdb_metric_find(db, "samples")) >= 0)
+		return (unsigned)m;
+	for (i = 0; i < db->nmetrics; i++)
+		if (db->metrics[i].kind == PDB_COST)
+			return i;
+	return 0;
+}
+
+void
+pdb_metric_set_flags(struct pdb *db, unsigned i, uint32_t flags)
+{
+	if (i < db->nmetrics)
+		db->metrics[i].flags = flags;
+}
+
+/* ---- modules ---- */
+
+int
+pdb_module_add(struct pdb *db, const char *name, uint32_t *out)
+{
+	char *s;
+
+	if (db->nmodules >= UINT32_MAX - 1)
+		return pdb_seterr(db, PDB_EFORMAT, "too many modules");
+	if (pdbi_grow(&db->modules, &db->capmodules, db->nmodules + 1,
+	    sizeof(*db->modules)) != PDB_OK ||
+	    (s = pdbi_strdup(name)) == NULL)
+		return nomem(db);
+	db->modules[db->nmodules] = s;
+	if (out)
+		*out = db->nmodules;
+	db->nmodules++;
+	return PDB_OK;
+}
+
+uint32_t
+pdb_module_count(const struct pdb *db)
+{
+	return db->nmodules;
+}
+
+const char *
+pdb_module_name(const struct pdb *db, uint32_t i)
+{
+	return i < db->nmodules ? db->modules[i] : "";
+}
+
+/* ---- cost centres ---- */
+
+static uint64_t
+cc_key_hash(const char *label, const char *module, const char *src)
+{
+	uint64_t h;
+
+	h = pdbi_hash_bytes(label, strlen(label) + 1, 0);
+	h = pdbi_hash_bytes(module, strlen(module) + 1, h);
+	return pdbi_hash_bytes(src, strlen(src) + 1, h);
+}
+
+static int
+cc_hash_insert(struct pdb *db, uint32_t cc)
+{
+	const struct pdbi_ccrec *r = &db->ccs[cc];
+	size_t i, mask = db->cc_hash_cap - 1;
+
+	i = cc_key_hash(r->label, db->modules[r->module], r->src) & mask;
+	while (db->cc_hash[i] != PDB_NONE)
+		i = (i + 1) & mask;
+	db->cc_hash[i] = cc;
+	return PDB_OK;
+}
+
+/* Keep the interning table at most half full, rebuilding as it grows. */
+static int
+cc_hash_reserve(struct pdb *db, size_t count)
+{
+	size_t cap, i;
+	uint32_t *t;
+
+	if (db->cc_hash != NULL && count * 2 <= db->cc_hash_cap)
+		return PDB_OK;
+	cap = db->cc_hash_cap ? db->cc_hash_cap : 256;
+	while (count * 2 > cap)
+		cap *= 2;
+	if ((t = pdbi_malloc(cap * sizeof(*t))) == NULL)
+		return PDB_ENOMEM;
+	for (i = 0; i < cap; i++)
+		t[i] = PDB_NONE;
+	free(db->cc_hash);
+	db->cc_hash = t;
+	db->cc_hash_cap = cap;
+	for (i = 0; i < db->nccs; i++)
+		cc_hash_insert(db, (uint32_t)i);
+	return PDB_OK;
+}
+
+int
+pdb_cc_add(struct pdb *db, const char *label, uint32_t mod, const char *src,
+    uint32_t flags, int64_t profile_id, uint32_t *out)
+{
+	struct pdbi_ccrec *r;
+
+	if (mod >= db->nmodules)
+		return pdb_seterr(db, PDB_EINVAL, "module index %u out of range",
+		    (unsigned)mod);
+	if (db->nccs >= UINT32_MAX - 1)
+		return pdb_seterr(db, PDB_EFORMAT, "too many cost centres");
+	if (pdbi_grow(&db->ccs, &db->capccs, db->nccs + 1,
+	    sizeof(*db->ccs)) != PDB_OK ||
+	    (db->cc_hash != NULL && cc_hash_reserve(db, db->nccs + 1) != PDB_OK))
+		return nomem(db);
+	r = &db->ccs[db->nccs];
+	r->label = pdbi_strdup(label ? label : "");
+	r->src = pdbi_strdup(src ? src : "");
+	if (r->label == NULL || r->src == NULL) {
+		free(r->label);
+		free(r->src);
+		return nomem(db);
+	}
+	r->module = mod;
+	r->flags = flags;
+	r->profile_id = profile_id;
+	db->nccs++;
+	if (db->cc_hash != NULL)
+		cc_hash_insert(db, db->nccs - 1);
+	if (out)
+		*out = db->nccs - 1;
+	return PDB_OK;
+}
+
+int
+pdb_cc_intern(struct pdb *db, const char *label, const char *module,
+    const char *src, uint32_t flags, uint32_t *out)
+{
+	const struct pdbi_ccrec *r;
+	size_t i, mask;
+	uint32_t c, mod;
+	int rc;
+
+	if (src == NULL)
+		src = "";
+	if (cc_hash_reserve(db, db->nccs + 1) != PDB_OK)
+		return nomem(db);
+	mask = db->cc_hash_cap - 1;
+	for (i = cc_key_hash(label, module, src) & mask;
+	    (c = db->cc_hash[i]) != PDB_NONE; i = (i + 1) & mask) {
+		r = &db->ccs[c];
+		if (strcmp(r->label, label) == 0 && strcmp(r->src, src) == 0 &&
+		    strcmp(db->modules[r->module], module) == 0) {
+			*out = c;
+			return PDB_OK;
+		}
+	}
+	/* Reuse the module entry of that name, else add one. */
+	for (mod = 0; mod < db->nmodules; mod++)
+		if (strcmp(db->modules[mod], module) == 0)
+			break;
+	if (mod == db->nmodules && (rc = pdb_module_add(db, module, &mod)) != 0)
+		return rc;
+	return pdb_cc_add(db, label, mod, src, flags, -1, out);
+}
+
+uint32_t
+pdb_cc_count(const struct pdb *db)
+{
+	return db->nccs;
+}
+
+void
+pdb_cc(const struct pdb *db, uint32_t i, struct pdb_cc *cc)
+{
+	const struct pdbi_ccrec *r = &db->ccs[i];
+
+	cc->label = r->label;
+	cc->module = db->modules[r->module];
+	cc->src = r->src;
+	cc->module_index = r->module;
+	cc->flags = r->flags;
+	cc->profile_id = r->profile_id;
+}
+
+const char *
+pdb_cc_label(const struct pdb *db, uint32_t i)
+{
+	return db->ccs[i].label;
+}
+
+const char *
+pdb_cc_module(const struct pdb *db, uint32_t i)
+{
+	return db->modules[db->ccs[i].module];
+}
+
+uint32_t
+pdb_cc_flags(const struct pdb *db, uint32_t i)
+{
+	return db->ccs[i].flags;
+}
+
+const char *
+pdb_cc_fullname(const struct pdb *db, uint32_t i)
+{
+	const char *label = db->ccs[i].label, *mod = pdb_cc_module(db, i);
+	struct pdb *mdb = (struct pdb *)db;	/* the name buffer is a cache */
+	size_t ll = strlen(label), ml = strlen(mod);
+
+	if (ml == 0)
+		return label;
+	if (pdbi_grow(&mdb->namebuf, &mdb->namecap, ml + ll + 2, 1) != PDB_OK)
+		return label;
+	memcpy(mdb->namebuf, mod, ml);
+	mdb->namebuf[ml] = '.';
+	memcpy(mdb->namebuf + ml + 1, label, ll + 1);
+	return mdb->namebuf;
+}

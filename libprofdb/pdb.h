@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * libprofdb: the profile database behind ccstools.
+ *
+ * A profile is a set of cost centres, a metric schema, some metadata and
+ * a stack tree: every node is a cost-centre stack (the path from the root)
+ * carrying the costs attributed to exactly that stack.  The library knows
+ * no file format; formats/ turns bytes into calls on this API and back.
+ *
+ * Rules that hold for the whole API:
+ *
+ *  - Functions returning int return PDB_OK (0) or a negative PDB_E* code.
+ *    After an error, pdb_errmsg() describes it, naming the file and the
+ *    byte offset or line where that makes sense.
+ *  - The library never prints and never exits.  Warnings go to the
+ *    handler set with pdb_set_warn_handler(), if any.
+ *  - The handle comes first, out-parameters come last.
+ *  - Returned "const char *" and other pointers are borrowed: they stay
+ *    valid until the handle is next changed or freed.  Memory the caller
+ *    must free is returned only by functions with "dup" or "new" in their
+ *    name, and each says how to free it.
+ *  - Cost centres, metrics and nodes are named by dense indices:
+ *    uint32_t for cost centres and nodes, unsigned for metrics.  Node 0
+ *    is always the root once the tree is non-empty.
+ */
+#ifndef PDB_H
+#define PDB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PDB_VERSION_STRING	"0.1.0"
+#define PDB_VERSION_NUMBER	1000	/* major*1000000 + minor*1000 + patch */
+
+/* Error codes. */
+#define PDB_OK		0
+#define PDB_ENOMEM	(-1)	/* out of memory */
+#define PDB_EIO		(-2)	/* I/O error; errno is preserved */
+#define PDB_EFORMAT	(-3)	/* malformed input */
+#define PDB_EINVAL	(-4)	/* bad argument */
+#define PDB_EUNSUPP	(-5)	/* unsupported format, version or feature */
+#define PDB_ESTOP	(-6)	/* a sink asked to stop early; not an error */
+
+#define PDB_NONE	UINT32_MAX	/* "no node", "no cost centre" */
+
+struct pdb;
+
+/* Cost-centre flags. */
+#define PDB_CC_CAF		0x01u	/* a constant applicative form */
+#define PDB_CC_SYNTHETIC	0x02u	/* made up by a reader (e.g. the root of
+					   a folded file with several roots) */
+
+/*
+ * A cost centre, as returned by pdb_cc().  Strings are never NULL (an
+ * absent field is ""); they may be empty and need not be valid UTF-8.
+ */
+struct pdb_cc {
+	const char	*label;
+	const char	*module;
+	const char	*src;
+	uint32_t	 module_index;	/* index in the module table */
+	uint32_t	 flags;		/* PDB_CC_* */
+	int64_t		 profile_id;	/* the profiler's own id, or -1 */
+};
+
+/* Metric kinds (DESIGN.md, "Metrics"). */
+enum pdb_kind {
+	PDB_COST = 0,	/* resource spent: moves up under de-selection */
+	PDB_COUNT = 1	/* entries of this cost centre: dropped with it */
+};
+
+/* Metric flags. */
+#define PDB_METRIC_APPROX	0x01u	/* derived from rounded figures */
+
+struct pdb_metric {
+	const char	*name;		/* "ticks", "alloc", "entries", ... */
+	const char	*unit;		/* "ticks", "bytes", "words", "calls" */
+	enum pdb_kind	 kind;
+	uint32_t	 flags;		/* PDB_METRIC_* */
+};
+
+/* ---- handle ---- */
+
+/* Make an empty profile.  Returns NULL when out of memory.  Free with
+ * pdb_free(). */
+struct pdb	*pdb_new(void);
+void		 pdb_free(struct pdb *);
+
+const char	*pdb_version(void);
+const char	*pdb_errmsg(const struct pdb *);
+int		 pdb_errcode(const struct pdb *);
+
+/* Record an error on the handle and return code (printf-style message). */
+int		 pdb_seterr(struct pdb *, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+typedef void	 pdb_warn_fn(void *arg, const char *msg);
+void		 pdb_set_warn_handler(struct pdb *, pdb_warn_fn *, void *arg);
+/* Report a warning through the handler; a no-op without one. */
+void		 pdb_warn(struct pdb *, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- metadata: an ordered list of key/value strings ---- */
+/*
+ * Well-known keys: "program", "command", "date", "source_format",
+ * "tick_interval_us", "ticks_per_second", "overhead_per_1000",
+ * "total_ticks", "total_alloc", "total_time", "processors",
+ * "pgcl_version", "pgcl_layout".  Readers may add others; writers of
+ * lossless formats keep them all.
+ */
+int		 pdb_meta_set(struct pdb *, const char *key, const char *value);
+const char	*pdb_meta_get(const struct pdb *, const char *key); /* or NULL */
+size_t		 pdb_meta_count(const struct pdb *);
+void		 pdb_meta_at(const struct pdb *, size_t i, const char **key,
+		    const char **value);
+
+/* ---- metric schema ---- */
+
+/* Add a metric; *out gets its index.  The schema is fixed once the tree
+ * has nodes. */
+int		 pdb_metric_add(struct pdb *, const char *name, const char *unit,
+		    enum pdb_kind, uint32_t flags, unsigned *out);
+unsigned	 pdb_metric_count(const struct pdb *);
+const struct pdb_metric *pdb_metric(const struct pdb *, unsigned);
+/* Index of the metric called name, or -1. */
+int		 pdb_metric_find(const struct pdb *, const char *name);
+/* The metric a tool shows by default: "ticks", else "samples", else the
+ * first cost metric, else 0. */
+unsigned	 pdb_metric_default(const struct pdb *);
+void		 pdb_metric_set_flags(struct pdb *, unsigned, uint32_t flags);
+
+/* ---- modules and cost centres ---- */
+
+/* Append a module name (names may repeat; each call makes a new entry). */
+int		 pdb_module_add(struct pdb *, const char *name, uint32_t *out);
+uint32_t	 pdb_module_count(const struct pdb *);
+const char	*pdb_module_name(const struct pdb *, uint32_t);
+
+/* Append a cost centre in module mod (an index from pdb_module_add).
+ * profile_id is the profiler's id or -1. */
+int		 pdb_cc_add(struct pdb *, const char *label, uint32_t mod,
+		    const char *src, uint32_t flags, int64_t profile_id,
+		    uint32_t *out);
+/* Find or add the cost centre with this label, module name and src: the
+ * module is found or added by name.  For readers whose formats identify a
+ * cost centre by its names (GHC text, folded). */
+int		 pdb_cc_intern(struct pdb *, const char *label,
+		    const char *module, const char *src, uint32_t flags,
+		    uint32_t *out);
+uint32_t	 pdb_cc_count(const struct pdb *);
+/* Fill *cc with cost centre i; the strings are borrowed. */
+void		 pdb_cc(const struct pdb *, uint32_t i, struct pdb_cc *cc);
+const char	*pdb_cc_label(const struct pdb *, uint32_t);
+const char	*pdb_cc_module(const struct pdb *, uint32_t);
+uint32_t	 pdb_cc_flags(const struct pdb *, uint32_t);
+/* "Module.label", or "label" when the module is empty; borrowed until the
+ * next call. */
+const char	*pdb_cc_fullname(const struct pdb *, uint32_t);
+
+/* ---- the stack tree ---- */
+
+/*
+ * Nodes are numbered densely from 0 (the root).  Every node has
+ * pdb_metric_count() values: the costs of exactly its stack.
+ */
+uint32_t	 pdb_node_count(const struct pdb *);
+uint32_t	 pdb_node_cc(const struct pdb *, uint32_t node);
+uint32_t	 pdb_node_parent(const struct pdb *, uint32_t node); /* PDB_NONE for root */
+uint32_t	 pdb_node_first_child(const struct pdb *, uint32_t node);
+uint32_t	 pdb_node_next_sibling(const struct pdb *, uint32_t node);
+uint32_t	 pdb_node_child_count(const struct pdb *, uint32_t node);
+const int64_t	*pdb_node_values(const struct pdb *, uint32_t node);
+int64_t		*pdb_node_values_mut(struct pdb *, uint32_t node);
+uint32_t	 pdb_node_depth(const struct pdb *, uint32_t node);
+
+/* Make the root with cost centre cc.  The tree must be empty. */
+int		 pdb_root_new(struct pdb *, uint32_t cc, uint32_t *out);
+/* Append a new child of parent with cost centre cc, without looking for
+ * an existing one: for readers that keep a file's tree as it is. */
+int		 pdb_node_append(struct pdb *, uint32_t parent, uint32_t cc,
+		    uint32_t *out);
+/*
+ * Push (Morgan & Jarvis 2.4.2): the stack of pushing cc onto stack s.  If
+ * cc is already on s, its earlier occurrence is removed (compressed
+ * stacks); intermediate stacks are found or made as needed, and the
+ * result is memoised in s's index table.  The root is the fixed bottom of
+ * every stack and is never removed: pushing the root's own cost centre
+ * again makes a node for it above the root.
+ */
+int		 pdb_push(struct pdb *, uint32_t s, uint32_t cc, uint32_t *out);
+/* The child of parent with cost centre cc, made if missing (Push without
+ * compression: for formats whose stacks may repeat a cost centre). */
+int		 pdb_child_get(struct pdb *, uint32_t parent, uint32_t cc,
+		    uint32_t *out);
+/* Add vals (pdb_metric_count() of them) to node's values. */
+void		 pdb_node_add_values(struct pdb *, uint32_t node,
+		    const int64_t *vals);
+
+/*
+ * Iterate over the tree in pre-order without recursion: start with
+ * pdb_walk_first(), then pdb_walk_next() until it returns PDB_NONE.
+ * *depth (may be NULL) gets each node's depth, the root being 0.
+ */
+uint32_t	 pdb_walk_first(const struct pdb *, uint32_t *depth);
+uint32_t	 pdb_walk_next(const struct pdb *, uint32_t node, uint32_t *depth);
+
+/*
+ * If the root is synthetic (PDB_CC_SYNTHETIC), has exactly one child and
+ * no cost of its own, make that child the root.  Node indices shift.
+ */
+int		 pdb_tree_drop_trivial_root(struct pdb *);
+
+/* Inclusive values of every node (node * nmetrics + metric), computed in
+ * one pass.  Returns a malloc'd array the caller frees, or NULL. */
+int64_t		*pdb_inclusive_new(const struct pdb *);
+
+/*
+ * A fresh handle with the same metadata, schema, modules and cost
+ * centres as db, and an empty tree.  NULL when out of memory.
+ */
+struct pdb	*pdb_clone_empty(const struct pdb *);
+
+/* ---- streaming ---- */
+
+/*
+ * A reader produces a profile as a stream of events, in one forward pass:
+ * begin once (schema and metadata are known; cost centres may still be
+ * added as the stream goes, so look them up by index when needed), then
+ * enter/exit pairs in pre-order, then end.  An enter carries the cost
+ * centre and the node's own values.  Events need not describe a tree with
+ * distinct siblings: a folded file enters one path per line, and the same
+ * stack may come twice.  A callback returning non-zero stops the reader,
+ * which then returns that value (use PDB_ESTOP to stop without error).
+ */
+struct pdb_sink {
+	int	(*begin)(void *arg, struct pdb *db);
+	int	(*enter)(void *arg, struct pdb *db, uint32_t cc,
+		    const int64_t *values);
+	int	(*exit)(void *arg, struct pdb *db);
+	int	(*end)(void *arg, struct pdb *db);
+	void	 *arg;
+};
+
+/* How a tree builder turns events into nodes. */
+enum pdb_build {
+	PDB_BUILD_RAW,		/* keep the tree as read (pgcl, GHC, dump) */
+	PDB_BUILD_MERGE,	/* merge equal stacks, keep repeats (pdb_child_get) */
+	PDB_BUILD_PUSH		/* merge through Push: stacks are compressed */
+};
+
+/* A sink that builds db's tree from events.  Free with
+ * pdb_builder_free().  NULL when out of memory. */
+struct pdb_builder *pdb_builder_new(struct pdb *db, enum pdb_build);
+void		 pdb_builder_free(struct pdb_builder *);
+/* Change the mode before the first event (used once a format is known). */
+void		 pdb_builder_set_mode(struct pdb_builder *, enum pdb_build);
+const struct pdb_sink *pdb_builder_sink(struct pdb_builder *);
+
+/* Replay db's tree as events into sink. */
+int		 pdb_replay(struct pdb *, const struct pdb_sink *);
+
+/* ---- selection ---- */
+
+/*
+ * SELECTED as in DESIGN.md: if any select pattern is given, the cost
+ * centres matching one; otherwise all.  Then minus those matching any
+ * de-select pattern.  The root is always selected.  Patterns are globs
+ * (fnmatch(3)) matched against the label and against "Module.label".  The
+ * order in which patterns are added never matters.
+ */
+struct pdb_sel;
+struct pdb_sel	*pdb_sel_new(void);
+void		 pdb_sel_free(struct pdb_sel *);
+int		 pdb_sel_add(struct pdb_sel *, int select, const char *pattern);
+int		 pdb_sel_is_trivial(const struct pdb_sel *); /* selects all */
+/* Whether cost centre cc of db is selected (the root's is always). */
+int		 pdb_sel_match(const struct pdb_sel *, const struct pdb *,
+		    uint32_t cc);
+/* One byte per cost centre: 1 selected, 0 not.  Malloc'd; caller frees. */
+unsigned char	*pdb_sel_mask_new(const struct pdb_sel *, const struct pdb *);
+
+/* ---- analyses ---- */
+
+/*
+ * Flat (COST) and inherited (INHERITED_COST) profiles, every metric at
+ * once, computed from events: use pdb_flat_sink() with a reader, or
+ * pdb_replay() on a tree.  Memory is O(cost centres + depth).
+ *
+ * Cost metrics: a stack's cost goes to the selected cost centre nearest
+ * its top (flat) and once to every selected cost centre on it
+ * (inherited).  Count metrics: a node's count stays with its own cost
+ * centre and is dropped when that is not selected.
+ */
+struct pdb_flat;
+struct pdb_flat	*pdb_flat_new(const struct pdb_sel *);	/* sel may be NULL */
+void		 pdb_flat_free(struct pdb_flat *);
+const struct pdb_sink *pdb_flat_sink(struct pdb_flat *);
+/* Results, valid after the end event.  Cost centres the stream never
+ * entered have seen() == 0. */
+uint32_t	 pdb_flat_cc_count(const struct pdb_flat *);
+int		 pdb_flat_seen(const struct pdb_flat *, uint32_t cc);
+int		 pdb_flat_selected(const struct pdb_flat *, uint32_t cc);
+int64_t		 pdb_flat_self(const struct pdb_flat *, uint32_t cc, unsigned m);
+int64_t		 pdb_flat_inherited(const struct pdb_flat *, uint32_t cc,
+		    unsigned m);
+/* Total of metric m over all stacks (after dropping de-selected counts). */
+int64_t		 pdb_flat_total(const struct pdb_flat *, unsigned m);
+/* Number of enter events seen. */
+uint64_t	 pdb_flat_nodes(const struct pdb_flat *);
+
+#endif /* PDB_H */

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The stack tree: a node array with parent and child links, and the
+ * per-node values.  Walks are iterative: trees from files can be a
+ * million levels deep.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pdb_int.h"
+
+int
+pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc, uint32_t *out)
+{
+	struct pdbi_node *n;
+	size_t nm = db->nmetrics;
+	uint32_t id = db->nnodes;
+
+	if (cc >= db->nccs)
+		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
+		    (unsigned)cc);
+	if (id >= UINT32_MAX - 1)
+		return pdb_seterr(db, PDB_EFORMAT, "too many nodes");
+	if (pdbi_grow(&db->nodes, &db->capnodes, (size_t)id + 1,
+	    sizeof(*db->nodes)) != PDB_OK ||
+	    (nm > 0 && pdbi_grow(&db->values, &db->capvalues,
+	    ((size_t)id + 1) * nm, sizeof(*db->values)) != PDB_OK))
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	n = &db->nodes[id];
+	n->cc = cc;
+	n->parent = parent;
+	n->first_child = n->last_child = n->next_sibling = PDB_NONE;
+	if (nm > 0)
+		memset(db->values + (size_t)id * nm, 0, nm * sizeof(int64_t));
+	if (parent != PDB_NONE) {
+		struct pdbi_node *p = &db->nodes[parent];
+
+		if (p->last_child == PDB_NONE)
+			p->first_child = id;
+		else
+			db->nodes[p->last_child].next_sibling = id;
+		p->last_child = id;
+	}
+	db->nnodes++;
+	*out = id;
+	return PDB_OK;
+}
+
+int
+pdb_root_new(struct pdb *db, uint32_t cc, uint32_t *out)
+{
+	if (db->nnodes != 0)
+		return pdb_seterr(db, PDB_EINVAL, "the tree already has a root");
+	return pdbi_node_new(db, PDB_NONE, cc, out);
+}
+
+int
+pdb_node_append(struct pdb *db, uint32_t parent, uint32_t cc, uint32_t *out)
+{
+	if (parent >= db->nnodes)
+		return pdb_seterr(db, PDB_EINVAL, "node %u out of range",
+		    (unsigned)parent);
+	return pdbi_node_new(db, parent, cc, out);
+}
+
+uint32_t
+pdb_node_count(const struct pdb *db)
+{
+	return db->nnodes;
+}
+
+uint32_t
+pdb_node_cc(const struct pdb *db, uint32_t n)
+{
+	return db->nodes[n].cc;
+}
+
+uint32_t
+pdb_node_parent(const struct pdb *db, uint32_t n)
+{
+	return db->nodes[n].parent;
+}
+
+uint32_t
+pdb_node_first_child(const struct pdb *db, uint32_t n)
+{
+	return db->nodes[n].first_child;
+}
+
+uint32_t
+pdb_node_next_sibling(const struct pdb *db, uint32_t n)
+{
+	return db->nodes[n].next_sibling;
+}
+
+uint32_t
+pdb_node_child_count(const struct pdb *db, uint32_t n)
+{
+	uint32_t c, k = 0;
+
+	for (c = db->nodes[n].first_child; c != PDB_NONE;
+	    c = db->nodes[c].next_sibling)
+		k++;
+	return k;
+}
+
+uint32_t
+pdb_node_depth(const struct pdb *db, uint32_t n)
+{
+	uint32_t d = 0;
+
+	while ((n = db->nodes[n].parent) != PDB_NONE)
+		d++;
+	return d;
+}
+
+const int64_t *
+pdb_node_values(const struct pdb *db, uint32_t n)
+{
+	return db->values + (size_t)n * db->nmetrics;
+}
+
+int64_t *
+pdb_node_values_mut(struct pdb *db, uint32_t n)
+{
+	return db->values + (size_t)n * db->nmetrics;
+}
+
+void
+pdb_node_add_values(struct pdb *db, uint32_t n, const int64_t *vals)
+{
+	int64_t *v = db->values + (size_t)n * db->nmetrics;
+	unsigned m;
+
+	/* Wrap like the profilers' own unsigned counters would. */
+	for (m = 0; m < db->nmetrics; m++)
+		v[m] = (int64_t)((uint64_t)v[m] + (uint64_t)vals[m]);
+}
+
+uint32_t
+pdb_walk_first(const struct pdb *db, uint32_t *depth)
+{
+	if (depth)
+		*depth = 0;
+	return db->nnodes > 0 ? 0 : PDB_NONE;
+}
+
+uint32_t
+pdb_walk_next(const struct pdb *db, uint32_t n, uint32_t *depth)
+{
+	const struct pdbi_node *nodes = db->nodes;
+
+	if (nodes[n].first_child != PDB_NONE) {
+		if (depth)
+			(*depth)++;
+		return nodes[n].first_child;
+	}
+	while (n != PDB_NONE) {
+		if (nodes[n].next_sibling != PDB_NONE)
+			return nodes[n].next_sibling;
+		n = nodes[n].parent;
+		if (depth && n != PDB_NONE)
+			(*depth)--;
+	}
+	return PDB_NONE;
+}
+
+int64_t *
+pdb_inclusive_new(const struct pdb *db)
+{
+	size_t nm = db->nmetrics, total = (size_t)db->nnodes * nm;
+	uint32_t *order, n, k = 0, i;
+	int64_t *inc;
+	unsigned m;
+
+	if ((inc = pdbi_malloc((total ? total : 1) * sizeof(*inc))) == NULL)
+		return NULL;
+	if (total)
+		memcpy(inc, db->values, total * sizeof(*inc));
+	if ((order = pdbi_malloc(((size_t)db->nnodes + 1) *
+	    sizeof(*order))) == NULL) {
+		free(inc);
+		return NULL;
+	}
+	/* Pre-order, then add each node into its parent in reverse. */
+	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
+	    n = pdb_walk_next(db, n, NULL))
+		order[k++] = n;
+	for (i = k; i-- > 1;) {
+		uint32_t p = db->nodes[order[i]].parent;
+
+		for (m = 0; m < nm; m++)
+			inc[(size_t)p * nm + m] = (int64_t)(
+			    (uint64_t)inc[(size_t)p * nm + m] +
+			    (uint64_t)inc[(size_t)order[i] * nm + m]);
+	}
+	free(order);
+	return inc;
+}
+
+struct pdb *
+pdb_clone_empty(const struct pdb *src)
+{
+	struct pdb *db;
+	size_t i;
+	uint32_t mod, cc;
+
+	if ((db = pdb_new()) == NULL)
+		return NULL;
+	db->warn = src->warn;
+	db->warn_arg = src->warn_arg;
+	for (i = 0; i < src->nmeta; i++)
+		if (pdb_meta_set(db, src->meta[i].key, src->meta[i].value))
+			goto fail;
+	for (i = 0; i < src->nmetrics; i++)
+		if (pdb_metric_add(db, src->metrics[i].name,
+		    src->metrics[i].unit, src->metrics[i].kind,
+		    src->metrics[i].flags, NULL))
+			goto fail;
+	for (i = 0; i < src->nmodules; i++)
+		if (pdb_module_add(db, src->modules[i], &mod))
+			goto fail;
+	for (i = 0; i < src->nccs; i++) {
+		const struct pdbi_ccrec *r = &src->ccs[i];
+
+		if (pdb_cc_add(db, r->label, r->module, r->src, r->flags,
+		    r->profile_id, &cc))
+			goto fail;
+	}
+	return db;
+fail:
+	pdb_free(db);
+	return NULL;
+}
+
+int
+pdb_tree_drop_trivial_root(struct pdb *db)
+{
+	struct pdbi_node *nd;
+	size_t nm = db->nmetrics;
+	uint32_t i;
+	unsigned m;
+
+	if (db->nnodes < 2 || !(db->ccs[db->nodes[0].cc].flags &
+	    PDB_CC_SYNTHETIC) || db->nodes[0].first_child != 1 ||
+	    db->nodes[0].last_child != 1)
+		return PDB_OK;
+	for (m = 0; m < nm; m++)
+		if (db->values[m] != 0)
+			return PDB_OK;
+	/* Remove node 0: every index shifts down by one. */
+	memmove(db->nodes, db->nodes + 1, (db->nnodes - 1) * sizeof(*nd));
+	if (nm > 0)
+		memmove(db->values, db->values + nm,
+		    (size_t)(db->nnodes - 1) * nm * sizeof(int64_t));
+	db->nnodes--;
+#define SHIFT(x) ((x) == PDB_NONE || (x) == 0 ? PDB_NONE : (x) - 1)
+	for (i = 0; i < db->nnodes; i++) {
+		nd = &db->nodes[i];
+		nd->parent = SHIFT(nd->parent);
+		nd->first_child = SHIFT(nd->first_child);
+		nd->last_child = SHIFT(nd->last_child);
+		nd->next_sibling = SHIFT(nd->next_sibling);
+	}
+#undef SHIFT
+	/* The new root had no siblings. */
+	db->nodes[0].next_sibling = PDB_NONE;
+	pdbi_map_free(&db->index);
+	db->indexed = 0;
+	return PDB_OK;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * Test helpers; see testutil.h.
+ */
+#include <criterion/criterion.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+char *
+slurp(const char *path, size_t *lenp)
+{
+	FILE *f;
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if ((f = fopen(path, "rb")) == NULL)
+		return NULL;
+	for (;;) {
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap + 1);
+			cr_assert(buf != NULL);
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	if (lenp)
+		*lenp = len;
+	return buf;
+}
+
+char *
+write_temp(const void *data, size_t len, const char *suffix)
+{
+	char *path;
+	int fd;
+	size_t slen = suffix ? strlen(suffix) : 0;
+
+	cr_assert(asprintf(&path, "/tmp/ccstest-XXXXXX%s", suffix ? suffix : "") > 0);
+	fd = mkstemps(path, (int)slen);
+	cr_assert(fd >= 0, "mkstemps: %s", strerror(errno));
+	cr_assert(write(fd, data, len) == (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+void
+run(struct run *r, const char *fmt, ...)
+{
+	char *cmd, *full, outp[] = "/tmp/ccsrun-out-XXXXXX",
+	    errp[] = "/tmp/ccsrun-err-XXXXXX";
+	const char *bin = getenv("CCS_BIN");
+	va_list ap;
+	int fo, fe, st;
+
+	va_start(ap, fmt);
+	cr_assert(vasprintf(&cmd, fmt, ap) > 0);
+	va_end(ap);
+	fo = mkstemp(outp);
+	fe = mkstemp(errp);
+	cr_assert(fo >= 0 && fe >= 0);
+	close(fo);
+	close(fe);
+	cr_assert(asprintf(&full, "PATH='%s':\"$PATH\"; export PATH; ( %s ) >%s 2>%s",
+	    bin ? bin : "build/bin", cmd, outp, errp) > 0);
+	st = system(full);
+	cr_assert(st != -1, "cannot run: %s", cmd);
+	if (WIFEXITED(st))
+		r->status = WEXITSTATUS(st);
+	else
+		r->status = 128 + WTERMSIG(st);
+	r->out = slurp(outp, &r->outlen);
+	r->err = slurp(errp, &r->errlen);
+	cr_assert(r->out && r->err);
+	unlink(outp);
+	unlink(errp);
+	free(cmd);
+	free(full);
+}
+
+void
+run_free(struct run *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+struct pdb *
+load_tree(const char *path)
+{
+	struct pdb *db = pdb_new();
+	int rc;
+
+	cr_assert(db != NULL);
+	rc = pdb_read_tree(db, path, NULL, NULL, NULL);
+	cr_assert(rc == PDB_OK, "reading %s: %s", path, pdb_errmsg(db));
+	return db;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * Helpers for the Criterion tests: run a shell command line with the
+ * built tools first on PATH and capture what it printed, read files,
+ * load profiles through the format layer.
+ */
+#ifndef TESTUTIL_H
+#define TESTUTIL_H
+
+#include <stddef.h>
+
+#include "formats.h"
+#include "pdb.h"
+
+struct run {
+	int	 status;	/* exit status, or 128+signal */
+	char	*out;		/* stdout, NUL-terminated */
+	size_t	 outlen;
+	char	*err;		/* stderr, NUL-terminated */
+	size_t	 errlen;
+};
+
+/*
+ * Run a command line through /bin/sh with $CCS_BIN (the built tools) first
+ * on PATH and the working directory at the top of the source tree.
+ * printf-style.  Aborts the test when the command cannot be started.
+ */
+void	 run(struct run *, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void	 run_free(struct run *);
+
+/* A file's contents, NUL-terminated (malloc'd), or NULL. */
+char	*slurp(const char *path, size_t *len);
+/* Write len bytes to a new temporary file; returns its malloc'd path. */
+char	*write_temp(const void *data, size_t len, const char *suffix);
+
+/* Read path (format probed) into a new handle; fails the test on error. */
+struct pdb *load_tree(const char *path);
+
+#endif /* TESTUTIL_H */

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * ccs-flat: the flat and inherited profile of Morgan & Jarvis 2.3, with
+ * SELECTED from -s/-d.  It streams: no tree is built, so memory stays
+ * O(cost centres + depth) on any input, including a pipe.
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+static const char usage[] =
+    "ccs-flat [-f format] [-m metric] [-s pat]... [-d pat]... [-n N] "
+    "[--tsv] [-o file] [file]";
+
+static const char helptext[] =
+    "Print the flat (self) and inherited profile of each selected cost "
+    "centre.\n\n"
+    "  -n, --top N            print only the first N rows\n"
+    "      --tsv              tab-separated output with a header line\n"
+    TOOL_COMMON_HELP;
+
+struct row {
+	uint32_t	 cc;
+	int64_t		 self, inh;
+};
+
+static int
+cmp_rows(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	if (x->inh != y->inh)
+		return x->inh > y->inh ? -1 : 1;
+	return x->cc < y->cc ? -1 : x->cc > y->cc;
+}
+
+/* Write s for a TSV field: tabs, newlines and backslashes escaped. */
+static void
+tsv_field(FILE *out, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		switch (*s) {
+		case '\t':
+			fputs("\\t", out);
+			break;
+		case '\n':
+			fputs("\\n", out);
+			break;
+		case '\r':
+			fputs("\\r", out);
+			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
+		default:
+			putc(*s, out);
+		}
+	}
+}
+
+static void
+print_tsv(FILE *out, const struct pdb *db, const struct row *rows, size_t n,
+    int entries, const struct pdb_flat *flat)
+{
+	struct pdb_cc cc;
+	size_t i;
+
+	fputs("module\tcost_centre\tsrc\tself\tinherited", out);
+	if (entries >= 0)
+		fputs("\tentries", out);
+	putc('\n', out);
+	for (i = 0; i < n; i++) {
+		pdb_cc(db, rows[i].cc, &cc);
+		tsv_field(out, cc.module);
+		putc('\t', out);
+		tsv_field(out, cc.label);
+		putc('\t', out);
+		tsv_field(out, cc.src);
+		fprintf(out, "\t%" PRId64 "\t%" PRId64, rows[i].self,
+		    rows[i].inh);
+		if (entries >= 0)
+			fprintf(out, "\t%" PRId64,
+			    pdb_flat_self(flat, rows[i].cc, (unsigned)entries));
+		putc('\n', out);
+	}
+}
+
+/* Display width of a UTF-8 string: count code points, not bytes. */
+static int
+width(const char *s)
+{
+	int w = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+static void
+pad(FILE *out, const char *s, int w)
+{
+	int n;
+
+	fputs(s, out);
+	for (n = width(s); n < w; n++)
+		putc(' ', out);
+}
+
+static void
+print_table(FILE *out, const struct pdb *db, const struct row *rows,
+    size_t n, int metric, int entries, const struct pdb_flat *flat)
+{
+	const struct pdb_metric *m = pdb_metric(db, (unsigned)metric);
+	const char *prog = pdb_meta_get(db, "program");
+	int64_t total = pdb_flat_total(flat, (unsigned)metric);
+	int wl = (int)strlen("COST CENTRE"), wm = (int)strlen("MODULE");
+	char p1[32], p2[32];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int l = width(pdb_cc_label(db, rows[i].cc));
+		int mw = width(pdb_cc_module(db, rows[i].cc));
+
+		if (l > wl)
+			wl = l;
+		if (mw > wm)
+			wm = mw;
+	}
+	if (prog != NULL)
+		fprintf(out, "program: %s\n", prog);
+	fprintf(out, "metric:  %s (%s)%s, total %" PRId64 "\n\n", m->name,
+	    m->unit, m->flags & PDB_METRIC_APPROX ?
+	    ", approximate: from rounded percentages" : "", total);
+	pad(out, "COST CENTRE", wl);
+	fputs("  ", out);
+	pad(out, "MODULE", wm);
+	fprintf(out, "  %14s %6s  %14s %6s", "SELF", "%SELF", "INHERITED",
+	    "%INH");
+	if (entries >= 0)
+		fprintf(out, "  %12s", "ENTRIES");
+	putc('\n', out);
+	for (i = 0; i < n; i++) {
+		pad(out, pdb_cc_label(db, rows[i].cc), wl);
+		fputs("  ", out);
+		pad(out, pdb_cc_module(db, rows[i].cc), wm);
+		fprintf(out, "  %14" PRId64 " %6s  %14" PRId64 " %6s",
+		    rows[i].self, tool_fmt_pct(p1, sizeof(p1), rows[i].self,
+		    total), rows[i].inh, tool_fmt_pct(p2, sizeof(p2),
+		    rows[i].inh, total));
+		if (entries >= 0)
+			fprintf(out, "  %12" PRId64, pdb_flat_self(flat,
+			    rows[i].cc, (unsigned)entries));
+		putc('\n', out);
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		TOOL_COMMON_LONGOPTS,
+		{ "top", required_argument, NULL, 'n' },
+		{ "tsv", no_argument, NULL, OPT_TSV },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct tool_common c;
+	struct pdb_flat *flat;
+	struct row *rows;
+	struct pdb *db;
+	const char *path;
+	long long top = -1;
+	size_t n = 0;
+	uint32_t cc, ncc;
+	int ch, tsv = 0, metric, entries, rc;
+	FILE *out;
+
+	tool_init(argv[0], &c);
+	while ((ch = getopt_long(argc, argv, TOOL_COMMON_SHORTOPTS "n:",
+	    longopts, NULL)) != -1) {
+		if (tool_common_option(&c, ch, optarg, usage, helptext))
+			continue;
+		switch (ch) {
+		case 'n':
+			top = tool_strtonum("-n", optarg, 0, LLONG_MAX);
+			break;
+		case OPT_TSV:
+			tsv = 1;
+			break;
+		default:
+			tool_usage(usage);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	path = tool_one_input(argc, argv, usage);
+
+	db = tool_pdb_new();
+	if ((flat = pdb_flat_new(c.sel)) == NULL) {
+		tool_warnx("out of memory");
+		return TOOL_ERR;
+	}
+	rc = pdb_read_stream(db, path, c.informat, &c.opts,
+	    pdb_flat_sink(flat), NULL);
+	if (rc != PDB_OK) {
+		tool_pdberr(db);
+		return TOOL_ERR;
+	}
+	if ((metric = tool_metric(&c, db)) < 0)
+		return pdb_metric_count(db) == 0 ? TOOL_OK : TOOL_ERR;
+	entries = pdb_metric_find(db, "entries");
+
+	ncc = pdb_flat_cc_count(flat);
+	if ((rows = calloc(ncc ? ncc : 1, sizeof(*rows))) == NULL) {
+		tool_warnx("out of memory");
+		return TOOL_ERR;
+	}
+	for (cc = 0; cc < ncc; cc++) {
+		if (!pdb_flat_seen(flat, cc) || !pdb_flat_selected(flat, cc) ||
+		    (pdb_cc_flags(db, cc) & PDB_CC_SYNTHETIC))
+			continue;
+		rows[n].cc = cc;
+		rows[n].self = pdb_flat_self(flat, cc, (unsigned)metric);
+		rows[n].inh = pdb_flat_inherited(flat, cc, (unsigned)metric);
+		n++;
+	}
+	qsort(rows, n, sizeof(*rows), cmp_rows);
+	if (top >= 0 && (size_t)top < n)
+		n = (size_t)top;
+
+	if ((out = tool_output_open(&c, 0)) == NULL)
+		return TOOL_ERR;
+	if (tsv)
+		print_tsv(out, db, rows, n, entries, flat);
+	else
+		print_table(out, db, rows, n, metric, entries, flat);
+	rc = tool_output_close(&c, out) == 0 ? TOOL_OK : TOOL_ERR;
+	free(rows);
+	pdb_flat_free(flat);
+	pdb_free(db);
+	tool_common_free(&c);
+	return rc;
+}

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * Helpers shared by the tools; see common.h.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+
+const char *tool_progname = "ccs";
+
+static void
+warn_handler(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "%s: warning: %s\n", tool_progname, msg);
+}
+
+void
+tool_init(const char *argv0, struct tool_common *c)
+{
+	const char *slash;
+
+	if (argv0 != NULL && *argv0 != '\0') {
+		slash = strrchr(argv0, '/');
+		tool_progname = slash ? slash + 1 : argv0;
+	}
+	if (c != NULL) {
+		memset(c, 0, sizeof(*c));
+		if ((c->sel = pdb_sel_new()) == NULL) {
+			fprintf(stderr, "%s: out of memory\n", tool_progname);
+			exit(TOOL_ERR);
+		}
+	}
+}
+
+void
+tool_common_free(struct tool_common *c)
+{
+	pdb_sel_free(c->sel);
+	c->sel = NULL;
+}
+
+void
+tool_warnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", tool_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	putc('\n', stderr);
+}
+
+void
+tool_pdberr(const struct pdb *db)
+{
+	tool_warnx("%s", pdb_errmsg(db));
+}
+
+_Noreturn void
+tool_usage(const char *usage)
+{
+	fprintf(stderr, "usage: %s\n", usage);
+	exit(TOOL_USAGE);
+}
+
+static _Noreturn void
+help(const char *usage, const char *text)
+{
+	printf("usage: %s\n\n%s", usage, text);
+	exit(fflush(stdout) == 0 && !ferror(stdout) ? TOOL_OK : TOOL_ERR);
+}
+
+static _Noreturn void
+version(void)
+{
+	printf("%s (ccstools) %s\n", tool_progname, CCSTOOLS_VERSION);
+	if (strcmp(pdb_version(), CCSTOOLS_VERSION) != 0)
+		printf("libprofdb %s\n", pdb_version());
+	exit(fflush(stdout) == 0 && !ferror(stdout) ? TOOL_OK : TOOL_ERR);
+}
+
+static _Noreturn void
+list_formats(void)
+{
+	const struct pdb_format *const *f;
+
+	for (f = pdb_formats; *f != NULL; f++)
+		printf("%-10s %s%s  %s\n", (*f)->name,
+		    (*f)->read ? "r" : "-", (*f)->write ? "w" : "-",
+		    (*f)->desc);
+	exit(fflush(stdout) == 0 && !ferror(stdout) ? TOOL_OK : TOOL_ERR);
+}
+
+long long
+tool_strtonum(const char *opt, const char *s, long long min, long long max)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno == ERANGE) {
+		tool_warnx("%s: '%s': invalid number", opt, s);
+		exit(TOOL_USAGE);
+	}
+	if (v < min || v > max) {
+		tool_warnx("%s: '%s': out of range (%lld to %lld)", opt, s, min,
+		    max);
+		exit(TOOL_USAGE);
+	}
+	return v;
+}
+
+/* Add every pattern of file path (one per line, '#' comments). */
+static void
+add_pattern_file(struct tool_common *c, int select, const char *path)
+{
+	char *line = NULL, *p, *e;
+	size_t cap = 0;
+	FILE *f;
+
+	if ((f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r")) == NULL) {
+		tool_warnx("%s: %s", path, strerror(errno));
+		exit(TOOL_ERR);
+	}
+	while (getline(&line, &cap, f) != -1) {
+		for (p = line; *p == ' ' || *p == '\t'; p++)
+			;
+		e = p + strlen(p);
+		while (e > p && (e[-1] == '\n' || e[-1] == '\r' ||
+		    e[-1] == ' ' || e[-1] == '\t'))
+			*--e = '\0';
+		if (*p == '\0' || *p == '#')
+			continue;
+		if (pdb_sel_add(c->sel, select, p) != PDB_OK) {
+			tool_warnx("out of memory");
+			exit(TOOL_ERR);
+		}
+	}
+	if (ferror(f)) {
+		tool_warnx("%s: %s", path, strerror(errno));
+		exit(TOOL_ERR);
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+}
+
+static const struct pdb_format *
+format_arg(const char *opt, const char *name)
+{
+	const struct pdb_format *f;
+
+	if ((f = pdb_format_find(name)) == NULL) {
+		tool_warnx("%s: unknown format '%s' (see --list-formats)", opt,
+		    name);
+		exit(TOOL_USAGE);
+	}
+	return f;
+}
+
+int
+tool_common_option(struct tool_common *c, int ch, const char *arg,
+    const char *usage, const char *helptext)
+{
+	switch (ch) {
+	case 'd':
+	case 's':
+		if (pdb_sel_add(c->sel, ch == 's', arg) != PDB_OK) {
+			tool_warnx("out of memory");
+			exit(TOOL_ERR);
+		}
+		return 1;
+	case 'f':
+		c->informat = format_arg("-f", arg);
+		if (c->informat->read == NULL) {
+			tool_warnx("-f: format '%s' cannot be read", arg);
+			exit(TOOL_USAGE);
+		}
+		return 1;
+	case 'h':
+	case OPT_HELP:
+		help(usage, helptext);
+	case 'm':
+		c->metric = arg;
+		return 1;
+	case 'o':
+		c->outpath = strcmp(arg, "-") == 0 ? NULL : arg;
+		return 1;
+	case 'q':
+		c->quiet = 1;
+		return 1;
+	case OPT_COMPENSATE:
+		c->opts.flags |= PDB_OPT_COMPENSATE;
+		return 1;
+	case OPT_DESELECT_FILE:
+		add_pattern_file(c, 0, arg);
+		return 1;
+	case OPT_LIST_FORMATS:
+		list_formats();
+	case OPT_SELECT_FILE:
+		add_pattern_file(c, 1, arg);
+		return 1;
+	case OPT_VERSION:
+		version();
+	default:
+		return 0;
+	}
+}
+
+/* Parse -t FORMAT for tools that write. */
+const struct pdb_format *
+tool_outformat(const char *name)
+{
+	const struct pdb_format *f = format_arg("-t", name);
+
+	if (f->write == NULL) {
+		tool_warnx("-t: format '%s' cannot be written", name);
+		exit(TOOL_USAGE);
+	}
+	return f;
+}
+
+struct pdb *
+tool_pdb_new(void)
+{
+	struct pdb *db;
+
+	if ((db = pdb_new()) == NULL) {
+		tool_warnx("out of memory");
+		exit(TOOL_ERR);
+	}
+	pdb_set_warn_handler(db, warn_handler, NULL);
+	return db;
+}
+
+int
+tool_metric(const struct tool_common *c, const struct pdb *db)
+{
+	unsigned i;
+	int m;
+
+	if (c->metric == NULL)
+		return pdb_metric_count(db) > 0 ? (int)pdb_metric_default(db) :
+		    -1;
+	if ((m = pdb_metric_find(db, c->metric)) >= 0)
+		return m;
+	fprintf(stderr, "%s: -m: no metric '%s' in this profile; it has:",
+	    tool_progname, c->metric);
+	for (i = 0; i < pdb_metric_count(db); i++)
+		fprintf(stderr, " %s", pdb_metric(db, i)->name);
+	putc('\n', stderr);
+	return -1;
+}
+
+const char *
+tool_one_input(int argc, char **argv, const char *usage)
+{
+	if (argc > 1)
+		tool_usage(usage);
+	return argc == 1 ? argv[0] : "-";
+}
+
+const char *
+tool_output_name(const struct tool_common *c)
+{
+	return c->outpath ? c->outpath : "<stdout>";
+}
+
+FILE *
+tool_output_open(const struct tool_common *c, int binary)
+{
+	FILE *f;
+
+	if (c->outpath == NULL) {
+		if (binary && !c->force && isatty(STDOUT_FILENO)) {
+			tool_warnx("refusing to write binary output to a "
+			    "terminal (use -o FILE or a pipe)");
+			return NULL;
+		}
+		return stdout;
+	}
+	if ((f = fopen(c->outpath, "wb")) == NULL) {
+		tool_warnx("%s: %s", c->outpath, strerror(errno));
+		return NULL;
+	}
+	return f;
+}
+
+int
+tool_output_close(const struct tool_common *c, FILE *f)
+{
+	int err = 0;
+
+	if (f == NULL)
+		return -1;
+	if (fflush(f) != 0 || ferror(f))
+		err = errno ? errno : EIO;
+	if (fclose(f) != 0 && err == 0)
+		err = errno ? errno : EIO;
+	if (err) {
+		tool_warnx("%s: %s", tool_output_name(c), strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+const char *
+tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total)
+{
+	if (total == 0)
+		snprintf(buf, len, "0.0");
+	else
+		snprintf(buf, len, "%.1f", 100.0 * (double)part / (double)total);
+	return buf;
+}

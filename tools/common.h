@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * Helpers shared by the ccs-* tools: messages, option parsing for the
+ * options every tool has, opening inputs and outputs.  Only tools use
+ * this; it may print and exit.
+ *
+ * Adding a tool:
+ *  1. write tools/<tool>.c with the main() shape of ccs-flat.c;
+ *  2. the Makefile picks up every tools/NAME.c by itself;
+ *  3. write man/<tool>.1 with EXAMPLES and EXIT STATUS;
+ *  4. add tests/tools/test_<tool>.c with help/version/usage/missing-file
+ *     tests plus golden cases, and run the man page's examples there;
+ *  5. list the tool in the README and in ccs.c's table.
+ */
+#ifndef TOOLS_COMMON_H
+#define TOOLS_COMMON_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "formats.h"
+#include "pdb.h"
+
+#define CCSTOOLS_VERSION	"0.1.0"
+
+/* Exit codes. */
+#define TOOL_OK		0
+#define TOOL_ERR	1
+#define TOOL_USAGE	2
+
+extern const char *tool_progname;
+
+/* Long-option codes above any short option. */
+enum {
+	OPT_HELP = 1000,
+	OPT_VERSION,
+	OPT_SELECT_FILE,
+	OPT_DESELECT_FILE,
+	OPT_COMPENSATE,
+	OPT_LIST_FORMATS,
+	OPT_TSV,
+	OPT_TOOL_BASE = 1100		/* a tool's own long options start here */
+};
+
+/*
+ * What every tool shares: input format, metric, selection, output.
+ * Tools add TOOL_COMMON_SHORTOPTS to their getopt string and
+ * TOOL_COMMON_LONGOPTS to their long options, and pass every option to
+ * tool_common_option() first.
+ */
+struct tool_common {
+	const struct pdb_format	*informat;	/* -f, or NULL to probe */
+	const struct pdb_format	*outformat;	/* -t, or NULL */
+	const char		*metric;	/* -m, or NULL for the default */
+	const char		*outpath;	/* -o, or NULL for stdout */
+	struct pdb_sel		*sel;		/* -s, -d, --select-file, ... */
+	struct pdb_opts		 opts;
+	int			 force;		/* -F: binary to a terminal */
+	int			 quiet;		/* -q */
+};
+
+#define TOOL_COMMON_SHORTOPTS	"d:f:hm:o:qs:"
+#define TOOL_COMMON_LONGOPTS						\
+	{ "help", no_argument, NULL, OPT_HELP },			\
+	{ "version", no_argument, NULL, OPT_VERSION },			\
+	{ "select-file", required_argument, NULL, OPT_SELECT_FILE },	\
+	{ "deselect-file", required_argument, NULL, OPT_DESELECT_FILE }, \
+	{ "compensate", no_argument, NULL, OPT_COMPENSATE },		\
+	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },	\
+	{ "metric", required_argument, NULL, 'm' },			\
+	{ "select", required_argument, NULL, 's' },			\
+	{ "deselect", required_argument, NULL, 'd' },			\
+	{ "output", required_argument, NULL, 'o' },			\
+	{ "quiet", no_argument, NULL, 'q' }
+
+/* Help text for the common options, one line each, for tool_help(). */
+#define TOOL_COMMON_HELP						\
+	"  -f, --format FMT       input format (default: detected)\n"	\
+	"  -m, --metric NAME      metric to report (default: ticks or samples)\n" \
+	"  -s, --select PAT       select cost centres matching glob PAT\n" \
+	"  -d, --deselect PAT     de-select cost centres matching PAT\n"	\
+	"      --select-file F    select the patterns listed in F\n"	\
+	"      --deselect-file F  de-select the patterns listed in F\n"	\
+	"      --compensate       subtract pgcl profiling overhead\n"	\
+	"  -o, --output FILE      write to FILE instead of stdout\n"	\
+	"  -q, --quiet            no progress messages\n"		\
+	"      --list-formats     list the formats and exit\n"		\
+	"  -h, --help             show this help and exit\n"		\
+	"      --version          show the version and exit\n"
+
+/* Set the program name from argv[0]; make stdout errors visible. */
+void	tool_init(const char *argv0, struct tool_common *);
+void	tool_common_free(struct tool_common *);
+/*
+ * Handle one of the common options.  Returns 1 if it was one, 0 if the
+ * tool must handle ch itself.  Exits on --help (with usage and help text),
+ * --version, --list-formats and on bad arguments.
+ */
+int	tool_common_option(struct tool_common *, int ch, const char *arg,
+	    const char *usage, const char *help);
+
+/* The writable format called name (for -t); exits 2 if there is none. */
+const struct pdb_format *tool_outformat(const char *name);
+
+/* Print "usage: ..." to stderr and exit 2. */
+_Noreturn void tool_usage(const char *usage);
+/* Print "prog: msg" to stderr (printf-style). */
+void	tool_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print the handle's error message as "prog: msg". */
+void	tool_pdberr(const struct pdb *);
+/* Parse a number in [min, max] for option opt; exits 2 with
+ * "prog: -n: 'abc': invalid number" on failure. */
+long long tool_strtonum(const char *opt, const char *s, long long min,
+	    long long max);
+
+/* A new handle whose warnings print as "prog: warning: ...". */
+struct pdb *tool_pdb_new(void);
+/* Resolve -m (or the default) against db's schema; on an unknown name
+ * print the known metrics and return -1. */
+int	tool_metric(const struct tool_common *, const struct pdb *);
+/* The single input operand: 0 or 1 operands, "-" meaning stdin.  Exits 2
+ * with usage when there are more. */
+const char *tool_one_input(int argc, char **argv, const char *usage);
+
+/*
+ * Open the output: -o FILE or stdout.  Binary output to a terminal is
+ * refused (exit 1) unless forced.  Returns NULL after printing an error.
+ */
+FILE	*tool_output_open(const struct tool_common *, int binary);
+/* Flush and close the output, reporting write errors as
+ * "prog: <stdout>: reason".  Returns 0 or -1. */
+int	tool_output_close(const struct tool_common *, FILE *);
+/* Name of the output for messages. */
+const char *tool_output_name(const struct tool_common *);
+
+/* Format v with thousands separators off, as a plain integer. */
+const char *tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total);
+
+#endif /* TOOLS_COMMON_H */
