@@ -4,6 +4,7 @@
  *
  * Test helpers; see testutil.h.
  */
+#define _GNU_SOURCE
 #include <criterion/criterion.h>
 
 #include <errno.h>

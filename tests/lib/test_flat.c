@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The flat/inherited sink against the definitions of Morgan & Jarvis 2.3
+ * evaluated literally, stack by stack, on seeded random profiles whose
+ * paths repeat cost centres (as uncompressed Clean profiles do).
+ */
+#include <criterion/criterion.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pdb.h"
+
+#define NCC	12
+#define NNODES	400
+
+static unsigned long rng;
+
+static unsigned
+rnd(unsigned n)
+{
+	rng = rng * 6364136223846793005UL + 1442695040888963407UL;
+	return (unsigned)((rng >> 33) % n);
+}
+
+/* A random tree: metric 0 a cost, metric 1 a count, negative values too. */
+static struct pdb *
+random_profile(unsigned long seed)
+{
+	struct pdb *db = pdb_new();
+	uint32_t mod, cc, n, parent;
+	int64_t *v;
+	char name[16];
+	int i;
+
+	rng = seed;
+	cr_assert(pdb_module_add(db, "M", &mod) == PDB_OK);
+	for (i = 0; i < NCC; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		cr_assert(pdb_cc_add(db, name, mod, "", 0, i, &cc) == PDB_OK);
+	}
+	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, NULL) == 0);
+	cr_assert(pdb_metric_add(db, "calls", "calls", PDB_COUNT, 0, NULL) == 0);
+	cr_assert(pdb_root_new(db, 0, &n) == PDB_OK);
+	for (i = 1; i < NNODES; i++) {
+		/* Prefer recent nodes as parents, for depth. */
+		parent = i > 8 && rnd(3) ? (uint32_t)(i - 1 - rnd(8)) :
+		    rnd((unsigned)i);
+		cr_assert(pdb_node_append(db, parent, 1 + rnd(NCC - 1), &n) == 0);
+		v = pdb_node_values_mut(db, n);
+		v[0] = rnd(4) == 0 ? 0 : (int64_t)rnd(1000) - (rnd(10) == 0 ? 2000 : 0);
+		v[1] = rnd(5);
+	}
+	return db;
+}
+
+/* COST and INHERITED_COST evaluated from each node's stack. */
+static void
+brute_force(struct pdb *db, const unsigned char *sel, int64_t *flat,
+    int64_t *inh)
+{
+	uint32_t n, k, path[NNODES], depth, cc, i;
+	int onstack[NCC];
+	unsigned m;
+
+	memset(flat, 0, sizeof(int64_t) * NCC * 2);
+	memset(inh, 0, sizeof(int64_t) * NCC * 2);
+	for (n = 0; n < pdb_node_count(db); n++) {
+		const int64_t *v = pdb_node_values(db, n);
+
+		depth = 0;
+		for (k = n; k != PDB_NONE; k = pdb_node_parent(db, k))
+			path[depth++] = pdb_node_cc(db, k);	/* top first */
+		for (m = 0; m < 2; m++) {
+			int64_t val = v[m];
+
+			if (m == 1 && !sel[path[0]])
+				val = 0;	/* counts die with their cc */
+			for (i = 0; i < depth; i++)
+				if (sel[path[i]]) {
+					flat[path[i] * 2 + m] += val;
+					break;
+				}
+			memset(onstack, 0, sizeof(onstack));
+			for (i = 0; i < depth; i++) {
+				cc = path[i];
+				if (sel[cc] && !onstack[cc])
+					inh[cc * 2 + m] += val;
+				onstack[cc] = 1;
+			}
+		}
+	}
+}
+
+static void
+check(unsigned long seed, const char *pat)
+{
+	struct pdb *db = random_profile(seed);
+	struct pdb_sel *sel = pdb_sel_new();
+	struct pdb_flat *f;
+	int64_t flat[NCC * 2], inh[NCC * 2];
+	unsigned char *mask;
+	uint32_t cc;
+	unsigned m;
+
+	if (pat != NULL)
+		cr_assert(pdb_sel_add(sel, 0, pat) == PDB_OK);
+	mask = pdb_sel_mask_new(sel, db);
+	f = pdb_flat_new(sel);
+	cr_assert(pdb_replay(db, pdb_flat_sink(f)) == PDB_OK);
+	brute_force(db, mask, flat, inh);
+	for (cc = 0; cc < NCC; cc++) {
+		if (!mask[cc])
+			continue;
+		for (m = 0; m < 2; m++) {
+			cr_assert_eq(pdb_flat_self(f, cc, m), flat[cc * 2 + m],
+			    "seed %lu -d %s: self of f%u, metric %u", seed,
+			    pat ? pat : "-", cc, m);
+			cr_assert_eq(pdb_flat_inherited(f, cc, m),
+			    inh[cc * 2 + m], "seed %lu: inherited of f%u", seed,
+			    cc);
+		}
+	}
+	/* Inherited of the root is the total. */
+	for (m = 0; m < 2; m++)
+		cr_assert_eq(pdb_flat_inherited(f, 0, m), pdb_flat_total(f, m));
+	pdb_flat_free(f);
+	free(mask);
+	pdb_sel_free(sel);
+	pdb_free(db);
+}
+
+Test(flat, random_profiles_match_the_definitions)
+{
+	unsigned long seed;
+
+	for (seed = 1; seed <= 200; seed++) {
+		check(seed, NULL);
+		check(seed, "f[1-4]");
+		check(seed, "M.f1*");
+	}
+}
+
+Test(flat, selection_is_a_set)
+{
+	struct pdb *db = random_profile(7);
+	struct pdb_sel *a = pdb_sel_new(), *b = pdb_sel_new();
+	unsigned char *ma, *mb;
+
+	pdb_sel_add(a, 1, "f[1-6]");
+	pdb_sel_add(a, 0, "f3");
+	pdb_sel_add(a, 1, "f9");
+	pdb_sel_add(b, 0, "f3");
+	pdb_sel_add(b, 1, "f9");
+	pdb_sel_add(b, 1, "f[1-6]");
+	ma = pdb_sel_mask_new(a, db);
+	mb = pdb_sel_mask_new(b, db);
+	cr_assert(memcmp(ma, mb, NCC) == 0);
+	cr_assert(ma[0], "the root is always selected");
+	cr_assert(!ma[3] && ma[2] && ma[9] && !ma[10]);
+	free(ma);
+	free(mb);
+	pdb_sel_free(a);
+	pdb_sel_free(b);
+	pdb_free(db);
+}

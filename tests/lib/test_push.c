@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * Push, case by case, on the cost-centre-stack tables of Morgan & Jarvis
+ * section 2.4.2 and Fig. 3.  The paper numbers stacks from 1 (MAIN);
+ * node k - 1 here is the paper's stack k.
+ */
+#include <criterion/criterion.h>
+
+#include <string.h>
+
+#include "pdb.h"
+
+static struct pdb *db;
+static uint32_t MAIN, A, B, C, D;
+
+static void
+setup(void)
+{
+	uint32_t mod;
+
+	db = pdb_new();
+	cr_assert(db != NULL);
+	cr_assert(pdb_module_add(db, "M", &mod) == PDB_OK);
+	cr_assert(pdb_cc_add(db, "MAIN", mod, "", 0, -1, &MAIN) == PDB_OK);
+	cr_assert(pdb_cc_add(db, "A", mod, "", 0, -1, &A) == PDB_OK);
+	cr_assert(pdb_cc_add(db, "B", mod, "", 0, -1, &B) == PDB_OK);
+	cr_assert(pdb_cc_add(db, "C", mod, "", 0, -1, &C) == PDB_OK);
+	cr_assert(pdb_cc_add(db, "D", mod, "", 0, -1, &D) == PDB_OK);
+}
+
+static void
+teardown(void)
+{
+	pdb_free(db);
+}
+
+TestSuite(push, .init = setup, .fini = teardown);
+
+/* Push and check the resulting stack code (1-based, as in the paper). */
+static uint32_t
+push(uint32_t cc, uint32_t code)
+{
+	uint32_t out;
+
+	cr_assert(pdb_push(db, code - 1, cc, &out) == PDB_OK, "%s",
+	    pdb_errmsg(db));
+	return out + 1;
+}
+
+/* The stack of code as "X,Y,MAIN" (top first, as the paper writes it). */
+static const char *
+stack(uint32_t code)
+{
+	static char buf[256];
+	uint32_t n = code - 1;
+
+	buf[0] = '\0';
+	for (; n != PDB_NONE; n = pdb_node_parent(db, n)) {
+		if (buf[0] != '\0')
+			strcat(buf, ",");
+		strcat(buf, pdb_cc_label(db, pdb_node_cc(db, n)));
+	}
+	return buf;
+}
+
+/* MAIN1 <=> A2 <=> B3, and A2 <=> C4: the table of section 2.4.2. */
+static void
+table_abc(void)
+{
+	uint32_t root;
+
+	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
+	cr_assert_eq(push(A, 1), 2);
+	cr_assert_eq(push(B, 2), 3);
+	cr_assert_eq(push(C, 2), 4);
+	cr_assert_str_eq(stack(4), "C,A,MAIN");
+}
+
+Test(push, case1_already_pushed)
+{
+	table_abc();
+	cr_assert_eq(push(B, 2), 3);
+	cr_assert_eq(pdb_node_count(db), 4, "no stack is made");
+}
+
+Test(push, case2_new_cost_centre)
+{
+	table_abc();
+	cr_assert_eq(push(C, 3), 5);
+	cr_assert_str_eq(stack(5), "C,B,A,MAIN");
+	cr_assert_eq(pdb_node_parent(db, 4) + 1, 3, "back pointer to 3");
+}
+
+Test(push, case3_first_subcase_no_intermediate)
+{
+	table_abc();
+	cr_assert_eq(push(C, 3), 5);
+	/* B onto <C,B,A,MAIN>: the result is built on C4, not on C5. */
+	cr_assert_eq(push(B, 5), 6);
+	cr_assert_str_eq(stack(6), "B,C,A,MAIN");
+	cr_assert_eq(pdb_node_parent(db, 5) + 1, 4, "6's back pointer is 4");
+	cr_assert_eq(pdb_node_count(db), 6, "no intermediate stack");
+	/* The index of 5 remembers the result: C5 => B6. */
+	cr_assert_eq(push(B, 5), 6);
+	cr_assert_eq(pdb_node_count(db), 6);
+}
+
+Test(push, case3_second_subcase_intermediate)
+{
+	uint32_t root;
+
+	/* MAIN1 <=> A2 <=> B3 <=> C4 */
+	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
+	cr_assert_eq(push(A, 1), 2);
+	cr_assert_eq(push(B, 2), 3);
+	cr_assert_eq(push(C, 3), 4);
+	cr_assert_eq(push(B, 4), 6);
+	cr_assert_str_eq(stack(5), "C,A,MAIN", "intermediate stack 5");
+	cr_assert_str_eq(stack(6), "B,C,A,MAIN");
+	cr_assert_eq(pdb_node_parent(db, 5) + 1, 5);
+}
+
+Test(push, case3_third_subcase_result_exists)
+{
+	uint32_t root;
+
+	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
+	cr_assert_eq(push(A, 1), 2);
+	cr_assert_eq(push(B, 2), 3);
+	cr_assert_eq(push(C, 3), 4);
+	cr_assert_eq(push(C, 2), 5);
+	cr_assert_eq(push(B, 5), 6);
+	cr_assert_str_eq(stack(6), "B,C,A,MAIN");
+	/* Now B onto <C,B,A,MAIN> finds the existing stack 6. */
+	cr_assert_eq(push(B, 4), 6);
+	cr_assert_eq(pdb_node_count(db), 6, "no stack is made");
+}
+
+/*
+ * Fig. 3: D calls A while the current stack 6 is <D,B,A,MAIN>.  The back
+ * pointers are followed recording <B,D> until A is found; from MAIN the
+ * existing stacks <B,MAIN> and <D,B,MAIN> are reused and A is pushed on
+ * top, making state 8.
+ */
+Test(push, fig3_example)
+{
+	uint32_t root;
+
+	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
+	cr_assert_eq(push(A, 1), 2);
+	cr_assert_eq(push(B, 1), 3);
+	cr_assert_eq(push(B, 2), 4);
+	cr_assert_eq(push(D, 3), 5);
+	cr_assert_eq(push(D, 4), 6);
+	cr_assert_eq(push(C, 1), 7);
+	cr_assert_str_eq(stack(6), "D,B,A,MAIN");
+	cr_assert_str_eq(stack(5), "D,B,MAIN");
+	cr_assert_eq(push(A, 6), 8);
+	cr_assert_str_eq(stack(8), "A,D,B,MAIN");
+	cr_assert_eq(pdb_node_parent(db, 7) + 1, 5, "built on <D,B,MAIN>");
+	cr_assert_eq(pdb_node_count(db), 8, "only state 8 is new");
+}
+
+/* Recursion a -> b -> a needs only the stacks <a> and <b,a>, <a,b>. */
+Test(push, compressed_mutual_recursion)
+{
+	uint32_t root, s;
+	int i;
+
+	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
+	s = 1;
+	for (i = 0; i < 100; i++)
+		s = push(i % 2 ? B : A, s);
+	cr_assert_eq(pdb_node_count(db), 5, "MAIN, A, BA, B, AB");
+	cr_assert_str_eq(stack(s), "B,A,MAIN");
+}
+
+/* The root is the fixed bottom: pushing its cost centre again. */
+Test(push, root_cost_centre_pushed_again)
+{
+	uint32_t root;
+
+	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
+	cr_assert_eq(push(A, 1), 2);
+	cr_assert_eq(push(MAIN, 2), 3);
+	cr_assert_str_eq(stack(3), "MAIN,A,MAIN");
+}
+
+Test(push, bad_arguments)
+{
+	uint32_t root, out;
+
+	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
+	cr_assert_eq(pdb_push(db, 7, A, &out), PDB_EINVAL);
+	cr_assert_eq(pdb_push(db, 0, 99, &out), PDB_EINVAL);
+}
