@@ -294,39 +294,93 @@ put_frame(FILE *out, const struct pdb *db, uint32_t cc)
 	}
 }
 
+struct line {
+	int64_t		 value;
+	uint32_t	 node;
+};
+
+static int
+cmp_lines(const void *a, const void *b)
+{
+	const struct line *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value > y->value ? -1 : 1;
+	return 0;
+}
+
+/* Merge sort: ties keep pre-order, so output does not depend on qsort. */
+static void
+stable_sort(struct line *a, size_t n)
+{
+	struct line *tmp;
+	size_t w, i, l, r, lend, rend, k;
+
+	if (n < 2 || (tmp = malloc(n * sizeof(*tmp))) == NULL)
+		return;
+	for (w = 1; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			l = i;
+			lend = r = i + w < n ? i + w : n;
+			rend = i + 2 * w < n ? i + 2 * w : n;
+			for (k = i; k < rend; k++)
+				tmp[k] = (l < lend && (r >= rend ||
+				    cmp_lines(&a[l], &a[r]) <= 0)) ? a[l++] : a[r++];
+		}
+		memcpy(a, tmp, n * sizeof(*a));
+	}
+	free(tmp);
+}
+
 static int
 folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 {
-	uint32_t *path = NULL, n, depth, d, skip;
-	size_t cap = 0;
+	struct line *lines;
+	uint32_t *path = NULL, n, d, depth, skip;
+	size_t nlines = 0, i, cap = 0;
 	int metric;
-	int64_t v;
 
 	metric = opts->metric ? pdb_metric_find(db, opts->metric) :
 	    (int)pdb_metric_default(db);
 	if (metric < 0 || (unsigned)metric >= pdb_metric_count(db))
 		return pdb_seterr(db, PDB_EINVAL, "no metric '%s' in profile",
 		    opts->metric ? opts->metric : "");
-	skip = (pdb_cc_count(db) > 0 && pdb_node_count(db) > 0 &&
-	    (pdb_cc_flags(db, pdb_node_cc(db, 0)) & PDB_CC_SYNTHETIC)) ? 1 : 0;
+	skip = (pdb_cc_flags(db, pdb_node_cc(db, 0)) & PDB_CC_SYNTHETIC) ?
+	    1 : 0;
+	if ((lines = malloc(((size_t)pdb_node_count(db) + 1) *
+	    sizeof(*lines))) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	/* The lines in pre-order; sorting is stable on that order. */
 	for (n = pdb_walk_first(db, &depth); n != PDB_NONE;
 	    n = pdb_walk_next(db, n, &depth)) {
-		if (pdb_buf_reserve(&path, &cap,
-		    ((size_t)depth + 1) * sizeof(*path))) {
-			free(path);
-			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		}
-		path[depth] = pdb_node_cc(db, n);
-		v = pdb_node_values(db, n)[metric];
+		int64_t v = pdb_node_values(db, n)[metric];
+
 		if (depth < skip || (v == 0 && !(opts->flags & PDB_OPT_ALL)))
 			continue;
-		for (d = skip; d <= depth; d++) {
-			if (d > skip)
-				putc(';', out);
-			put_frame(out, db, path[d]);
-		}
-		fprintf(out, " %" PRId64 "\n", v);
+		lines[nlines].value = v;
+		lines[nlines++].node = n;
 	}
+	if (opts->flags & PDB_OPT_SORT) {
+		stable_sort(lines, nlines);
+	}
+	for (i = 0; i < nlines; i++) {
+		depth = 0;
+		for (n = lines[i].node; n != PDB_NONE; n = pdb_node_parent(db, n)) {
+			if (pdb_buf_reserve(&path, &cap,
+			    ((size_t)depth + 1) * sizeof(*path))) {
+				free(lines);
+				free(path);
+				return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+			}
+			path[depth++] = pdb_node_cc(db, n);
+		}
+		for (d = depth - skip; d-- > 0;) {
+			put_frame(out, db, path[d]);
+			putc(d > 0 ? ';' : ' ', out);
+		}
+		fprintf(out, "%" PRId64 "\n", lines[i].value);
+	}
+	free(lines);
 	free(path);
 	if (ferror(out))
 		return pdb_seterr(db, PDB_EIO, "write error");

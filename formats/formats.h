@@ -47,6 +47,7 @@ struct pdb_opts {
 };
 #define PDB_OPT_COMPENSATE	0x01u	/* pgcl: subtract profiling overhead */
 #define PDB_OPT_ALL		0x02u	/* folded: write zero-cost stacks too */
+#define PDB_OPT_SORT		0x04u	/* folded: most expensive stacks first */
 
 struct pdb_input;
 

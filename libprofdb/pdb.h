@@ -279,6 +279,8 @@ int		 pdb_sel_is_trivial(const struct pdb_sel *); /* selects all */
 /* Whether cost centre cc of db is selected (the root's is always). */
 int		 pdb_sel_match(const struct pdb_sel *, const struct pdb *,
 		    uint32_t cc);
+/* Whether cost centre cc matches glob pattern pat (label or Module.label). */
+int		 pdb_cc_glob(const struct pdb *, uint32_t cc, const char *pat);
 /* One byte per cost centre: 1 selected, 0 not.  Malloc'd; caller frees. */
 unsigned char	*pdb_sel_mask_new(const struct pdb_sel *, const struct pdb *);
 
@@ -310,5 +312,78 @@ int64_t		 pdb_flat_inherited(const struct pdb_flat *, uint32_t cc,
 int64_t		 pdb_flat_total(const struct pdb_flat *, unsigned m);
 /* Number of enter events seen. */
 uint64_t	 pdb_flat_nodes(const struct pdb_flat *);
+
+/* ---- transformations (each returns a new handle; free with pdb_free) ---- */
+
+/*
+ * The projection of db on SELECTED (DESIGN.md): the profile as if only
+ * the selected cost centres had existed.  Every stack is mapped to its
+ * selected members, in order, through Push (so the result is
+ * compressed), and costs are summed per resulting stack; count metrics of
+ * de-selected cost centres are dropped.  sel NULL selects all, which
+ * compresses db.  Returns NULL with the error on db.
+ */
+struct pdb	*pdb_project_new(struct pdb *db, const struct pdb_sel *sel);
+
+/* Pruning thresholds; a node is removed when its inclusive value of
+ * metric is below min. */
+struct pdb_threshold {
+	unsigned	 metric;
+	int64_t		 min;
+};
+
+struct pdb_prune_report {
+	uint64_t	 nodes_removed;
+	int64_t		*folded;	/* per metric: cost folded into parents */
+	int64_t		*dropped;	/* per metric: counts dropped */
+};
+
+/*
+ * Remove every node whose inclusive value is below one of the thresholds,
+ * or whose cost centre matches one of the nexclude glob patterns
+ * (matched as selection patterns are), together with its
+ * subtree.  Cost metrics of what is removed are added to the parent's own
+ * cost, so totals are conserved; count metrics are dropped.  The root is
+ * never removed.  rep (may be NULL) gets what was folded; free its arrays
+ * with pdb_prune_report_free().
+ */
+struct pdb	*pdb_prune_new(struct pdb *db, const struct pdb_threshold *th,
+		    size_t nth, const char *const *exclude, size_t nexclude,
+		    struct pdb_prune_report *rep);
+void		 pdb_prune_report_free(struct pdb_prune_report *);
+
+/*
+ * The inverted call graph of cost centre cc: a tree rooted at cc whose
+ * paths are the distinct calling contexts of cc's outermost occurrences,
+ * callers first (cc, its caller, the caller's caller, ..., the root).
+ * Each context's leaf carries the occurrence's inclusive cost metrics and
+ * its own count metrics, so the inclusive cost of the new root is cc's
+ * inherited cost.  Returns NULL with the error on db, or when cc never
+ * occurs (error PDB_EINVAL).
+ */
+struct pdb	*pdb_callers_new(struct pdb *db, uint32_t cc);
+
+/* ---- hot paths ---- */
+
+/* The node with the largest own value of metric m (ties: first in
+ * pre-order), or PDB_NONE for an empty tree. */
+uint32_t	 pdb_hot_stack(const struct pdb *, unsigned m);
+
+/*
+ * The expensive arm: from the root, repeatedly the child with the largest
+ * inclusive value of m (ties: first in pre-order), until a leaf or a child
+ * whose inclusive value is not positive.  inc is pdb_inclusive_new()'s
+ * array.  Writes up to max nodes to arm and returns the arm's length.
+ */
+size_t		 pdb_expensive_arm(const struct pdb *, const int64_t *inc,
+		    unsigned m, uint32_t *arm, size_t max);
+
+/*
+ * The n stacks with the largest own value of m, in descending order (ties:
+ * pre-order), stacks with no cost left out.  Writes them to top and
+ * returns how many.
+ */
+size_t		 pdb_top_stacks(const struct pdb *, unsigned m, uint32_t *top,
+		    size_t n);
 
 #endif /* PDB_H */

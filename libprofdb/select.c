@@ -70,6 +70,14 @@ matches(const char *pat, const char *label, const char *full)
 }
 
 int
+pdb_cc_glob(const struct pdb *db, uint32_t cc, const char *pat)
+{
+	const char *label = pdb_cc_label(db, cc);
+
+	return matches(pat, label, pdb_cc_fullname(db, cc));
+}
+
+int
 pdb_sel_match(const struct pdb_sel *sel, const struct pdb *db, uint32_t cc)
 {
 	const char *label, *full;

@@ -22,6 +22,12 @@ static const struct {
 } commands[] = {
 	{ "flat", "flat and inherited profile of the selected cost centres" },
 	{ "convert", "convert a profile between formats" },
+	{ "select", "project a profile on the selected cost centres" },
+	{ "prune", "remove small stacks, folding their cost into parents" },
+	{ "stacks", "print one folded line per stack" },
+	{ "hot", "hot stack, expensive arm and most expensive stacks" },
+	{ "callers", "inverted call graph of a cost centre" },
+	{ "tree", "the stack tree as an indented report" },
 	{ NULL, NULL }
 };
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@ tool_init(const char *argv0, struct tool_common *c)
 	}
 	if (c != NULL) {
 		memset(c, 0, sizeof(*c));
+		c->min_pct = -1;
 		if ((c->sel = pdb_sel_new()) == NULL) {
 			fprintf(stderr, "%s: out of memory\n", tool_progname);
 			exit(TOOL_ERR);
@@ -45,8 +47,17 @@ tool_init(const char *argv0, struct tool_common *c)
 void
 tool_common_free(struct tool_common *c)
 {
+	size_t i;
+
 	pdb_sel_free(c->sel);
 	c->sel = NULL;
+	for (i = 0; i < c->nmins; i++)
+		free(c->mins[i].metric);
+	free(c->mins);
+	free(c->excludes);
+	c->mins = NULL;
+	c->excludes = NULL;
+	c->nmins = c->nexcludes = 0;
 }
 
 void
@@ -170,6 +181,52 @@ format_arg(const char *opt, const char *name)
 	return f;
 }
 
+static double
+tool_strtod(const char *opt, const char *s, double min, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || errno == ERANGE || v != v) {
+		tool_warnx("%s: '%s': invalid number", opt, s);
+		exit(TOOL_USAGE);
+	}
+	if (v < min || v > max) {
+		tool_warnx("%s: '%s': out of range (%g to %g)", opt, s, min, max);
+		exit(TOOL_USAGE);
+	}
+	return v;
+}
+
+static void
+add_min(struct tool_common *c, int ch, const char *arg)
+{
+	const char *opt = ch == OPT_MIN_TICKS ? "--min-ticks" :
+	    ch == OPT_MIN_WORDS ? "--min-words" : "--min";
+	char *name, *eq;
+	const char *num = arg;
+
+	if (ch == OPT_MIN) {
+		if ((eq = strchr(arg, '=')) == NULL || eq == arg) {
+			tool_warnx("--min: '%s': expected METRIC=N", arg);
+			exit(TOOL_USAGE);
+		}
+		name = strndup(arg, (size_t)(eq - arg));
+		num = eq + 1;
+	} else
+		name = strdup(ch == OPT_MIN_TICKS ? "ticks" : "words");
+	c->mins = realloc(c->mins, (c->nmins + 1) * sizeof(*c->mins));
+	if (name == NULL || c->mins == NULL) {
+		tool_warnx("out of memory");
+		exit(TOOL_ERR);
+	}
+	c->mins[c->nmins].metric = name;
+	c->mins[c->nmins].min = tool_strtonum(opt, num, LLONG_MIN, LLONG_MAX);
+	c->nmins++;
+}
+
 int
 tool_common_option(struct tool_common *c, int ch, const char *arg,
     const char *usage, const char *helptext)
@@ -214,6 +271,23 @@ tool_common_option(struct tool_common *c, int ch, const char *arg,
 		return 1;
 	case OPT_VERSION:
 		version();
+	case OPT_MIN_TICKS:
+	case OPT_MIN_WORDS:
+	case OPT_MIN:
+		add_min(c, ch, arg);
+		return 1;
+	case OPT_MIN_PCT:
+		c->min_pct = tool_strtod("--min-pct", arg, 0, 100);
+		return 1;
+	case OPT_EXCLUDE:
+		c->excludes = realloc(c->excludes,
+		    (c->nexcludes + 1) * sizeof(*c->excludes));
+		if (c->excludes == NULL) {
+			tool_warnx("out of memory");
+			exit(TOOL_ERR);
+		}
+		c->excludes[c->nexcludes++] = arg;
+		return 1;
 	default:
 		return 0;
 	}
@@ -324,4 +398,91 @@ tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total)
 	else
 		snprintf(buf, len, "%.1f", 100.0 * (double)part / (double)total);
 	return buf;
+}
+
+/* Replace *db by t, or fail with db's error. */
+static void
+replace(struct pdb **db, struct pdb *t)
+{
+	if (t == NULL) {
+		tool_pdberr(*db);
+		exit(TOOL_ERR);
+	}
+	pdb_free(*db);
+	*db = t;
+}
+
+struct pdb *
+tool_load(struct tool_common *c, const char *path,
+    struct pdb_prune_report *rep)
+{
+	struct pdb_threshold *th;
+	struct pdb *db = tool_pdb_new();
+	size_t i, nth = 0;
+	int m;
+
+	if (rep != NULL)
+		memset(rep, 0, sizeof(*rep));
+	if (pdb_read_tree(db, path, c->informat, &c->opts, NULL) != PDB_OK) {
+		tool_pdberr(db);
+		exit(TOOL_ERR);
+	}
+	if (c->metric != NULL && tool_metric(c, db) < 0)
+		exit(TOOL_ERR);
+	if (!pdb_sel_is_trivial(c->sel))
+		replace(&db, pdb_project_new(db, c->sel));
+	if (c->nmins == 0 && c->min_pct < 0 && c->nexcludes == 0)
+		return db;
+	if ((th = calloc(c->nmins + 1, sizeof(*th))) == NULL) {
+		tool_warnx("out of memory");
+		exit(TOOL_ERR);
+	}
+	for (i = 0; i < c->nmins; i++) {
+		if ((m = pdb_metric_find(db, c->mins[i].metric)) < 0) {
+			tool_warnx("no metric '%s' in this profile to prune by",
+			    c->mins[i].metric);
+			exit(TOOL_ERR);
+		}
+		th[nth].metric = (unsigned)m;
+		th[nth++].min = c->mins[i].min;
+	}
+	if (c->min_pct >= 0 && (m = tool_metric(c, db)) >= 0) {
+		int64_t *inc = pdb_inclusive_new(db);
+
+		if (inc == NULL) {
+			tool_warnx("out of memory");
+			exit(TOOL_ERR);
+		}
+		th[nth].metric = (unsigned)m;
+		/* Round up: a stack must reach P% to stay. */
+		th[nth++].min = (int64_t)ceil((double)inc[m] * c->min_pct /
+		    100.0);
+		free(inc);
+	}
+	replace(&db, pdb_prune_new(db, th, nth, c->excludes, c->nexcludes,
+	    rep));
+	free(th);
+	return db;
+}
+
+int
+tool_write_profile(struct tool_common *c, struct pdb *db)
+{
+	const struct pdb_format *f = c->outformat;
+	FILE *out;
+
+	if (f == NULL && c->outpath != NULL)
+		f = pdb_format_guess(c->outpath);
+	if (f == NULL)
+		f = &pdb_fmt_ccsdump;
+	c->opts.metric = c->metric;
+	if ((out = tool_output_open(c, f->flags & PDB_FMT_BINARY)) == NULL)
+		return TOOL_ERR;
+	if (pdb_write(db, out, f, &c->opts) != PDB_OK) {
+		tool_warnx("%s: %s", tool_output_name(c), pdb_errmsg(db));
+		if (out != stdout)
+			fclose(out);
+		return TOOL_ERR;
+	}
+	return tool_output_close(c, out) == 0 ? TOOL_OK : TOOL_ERR;
 }

@@ -41,6 +41,11 @@ enum {
 	OPT_COMPENSATE,
 	OPT_LIST_FORMATS,
 	OPT_TSV,
+	OPT_MIN_TICKS,
+	OPT_MIN_WORDS,
+	OPT_MIN,
+	OPT_MIN_PCT,
+	OPT_EXCLUDE,
 	OPT_TOOL_BASE = 1100		/* a tool's own long options start here */
 };
 
@@ -59,6 +64,16 @@ struct tool_common {
 	struct pdb_opts		 opts;
 	int			 force;		/* -F: binary to a terminal */
 	int			 quiet;		/* -q */
+
+	/* Pruning, for tools with TOOL_PRUNE_LONGOPTS. */
+	struct tool_min {
+		char		*metric;
+		int64_t		 min;
+	}			*mins;
+	size_t			 nmins;
+	double			 min_pct;	/* < 0: none */
+	const char		**excludes;
+	size_t			 nexcludes;
 };
 
 #define TOOL_COMMON_SHORTOPTS	"d:f:hm:o:qs:"
@@ -74,6 +89,21 @@ struct tool_common {
 	{ "deselect", required_argument, NULL, 'd' },			\
 	{ "output", required_argument, NULL, 'o' },			\
 	{ "quiet", no_argument, NULL, 'q' }
+
+/* Pruning options: every tool that reads a tree takes them. */
+#define TOOL_PRUNE_LONGOPTS						\
+	{ "min-ticks", required_argument, NULL, OPT_MIN_TICKS },	\
+	{ "min-words", required_argument, NULL, OPT_MIN_WORDS },	\
+	{ "min", required_argument, NULL, OPT_MIN },			\
+	{ "min-pct", required_argument, NULL, OPT_MIN_PCT },		\
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE }
+
+#define TOOL_PRUNE_HELP							\
+	"      --min-ticks N      prune stacks of fewer than N inclusive ticks\n" \
+	"      --min-words N      prune stacks of fewer than N inclusive words\n" \
+	"      --min METRIC=N     prune stacks below N of METRIC\n"	\
+	"      --min-pct P        prune stacks below P% of the metric's total\n" \
+	"      --exclude PAT      prune cost centres matching PAT, with callees\n"
 
 /* Help text for the common options, one line each, for tool_help(). */
 #define TOOL_COMMON_HELP						\
@@ -135,7 +165,19 @@ int	tool_output_close(const struct tool_common *, FILE *);
 /* Name of the output for messages. */
 const char *tool_output_name(const struct tool_common *);
 
-/* Format v with thousands separators off, as a plain integer. */
+/*
+ * Read path into a tree and apply, in this fixed order whatever the
+ * order of the options: the selection (projection, when not trivial),
+ * then pruning.  Prints the error and exits 1 on failure.  rep (may be
+ * NULL) gets what pruning folded.
+ */
+struct pdb *tool_load(struct tool_common *, const char *path,
+	    struct pdb_prune_report *rep);
+/* Write db as -t (default: the native dump) to the output; returns the
+ * exit status. */
+int	tool_write_profile(struct tool_common *, struct pdb *);
+
+/* Format a percentage with one decimal. */
 const char *tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total);
 
 #endif /* TOOLS_COMMON_H */

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The inverted call graph of one cost centre: its calling contexts, read
+ * from the back pointers of each outermost occurrence and merged into a
+ * tree rooted at the cost centre.  Inner occurrences (recursion left
+ * uncompressed) are inside an outer one's inclusive cost already.
+ */
+#include <stdlib.h>
+
+#include "pdb_int.h"
+
+struct pdb *
+pdb_callers_new(struct pdb *db, uint32_t cc)
+{
+	uint32_t *stack = NULL, *occ = NULL, n, depth, k, t, root;
+	size_t occcap = 0;
+	int64_t *inc = NULL, *vals = NULL;
+	size_t cap = 0, nm = db->nmetrics, found = 0;
+	struct pdb *out = NULL;
+	unsigned m;
+	int rc = PDB_ENOMEM;
+
+	if (db->nnodes == 0 || cc >= db->nccs) {
+		pdb_seterr(db, PDB_EINVAL, "no such cost centre");
+		return NULL;
+	}
+	if ((out = pdb_clone_empty(db)) == NULL ||
+	    (inc = pdb_inclusive_new(db)) == NULL ||
+	    (vals = pdbi_calloc(nm + 1, sizeof(*vals))) == NULL)
+		goto fail;
+	if ((rc = pdb_root_new(out, cc, &root)) != PDB_OK)
+		goto fail;
+	/* stack[d] is the node at depth d of the current path. */
+	for (n = pdb_walk_first(db, &depth); n != PDB_NONE;
+	    n = pdb_walk_next(db, n, &depth)) {
+		if (pdbi_grow(&stack, &cap, (size_t)depth + 1, sizeof(*stack)) ||
+		    pdbi_grow(&occ, &occcap, (size_t)depth + 1, sizeof(*occ)))
+			goto fail;
+		stack[depth] = n;
+		/* occ[d]: occurrences of cc on the path down to depth d. */
+		occ[depth] = (depth > 0 ? occ[depth - 1] : 0) +
+		    (db->nodes[n].cc == cc);
+		if (db->nodes[n].cc != cc || occ[depth] != 1)
+			continue;
+		found++;
+		t = root;
+		for (k = depth; k-- > 0;)
+			if ((rc = pdb_child_get(out, t, db->nodes[stack[k]].cc,
+			    &t)) != PDB_OK)
+				goto fail;
+		for (m = 0; m < nm; m++)
+			vals[m] = db->metrics[m].kind == PDB_COUNT ?
+			    db->values[(size_t)n * nm + m] :
+			    inc[(size_t)n * nm + m];
+		pdb_node_add_values(out, t, vals);
+	}
+	free(occ);
+	free(stack);
+	free(inc);
+	free(vals);
+	if (found == 0) {
+		pdb_seterr(db, PDB_EINVAL, "cost centre '%s' never occurs",
+		    pdb_cc_fullname(db, cc));
+		pdb_free(out);
+		return NULL;
+	}
+	return out;
+fail:
+	if (rc == PDB_ENOMEM)
+		pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	else
+		pdb_seterr(db, rc, "%s", pdb_errmsg(out));
+	pdb_free(out);
+	free(occ);
+	free(stack);
+	free(inc);
+	free(vals);
+	return NULL;
+}

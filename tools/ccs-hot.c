@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * ccs-hot: where the cost is (Morgan & Jarvis section 3): the hot stack,
+ * the expensive arm from the root, and the most expensive stacks.
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common.h"
+
+static const char usage[] =
+    "ccs-hot [-m metric] [-n N] [--tsv] [-s pat]... [-d pat]... "
+    "[-f format] [-o file] [file]";
+
+static const char helptext[] =
+    "Print the hot stack (largest own cost), the expensive arm (from the\n"
+    "root, the child of largest inclusive cost each time) and, with -n, the\n"
+    "N most expensive stacks.\n\n"
+    "  -n, --top N            also list the N most expensive stacks\n"
+    "      --tsv              tab-separated output\n"
+    TOOL_PRUNE_HELP
+    TOOL_COMMON_HELP;
+
+/* Print the stack of node n as labels, root first, separated by ';'. */
+static void
+put_stack(FILE *out, const struct pdb *db, uint32_t n, int full)
+{
+	uint32_t *path = NULL, k, d = 0;
+	size_t cap = 0;
+
+	for (k = n; k != PDB_NONE; k = pdb_node_parent(db, k)) {
+		if (pdb_cc_flags(db, pdb_node_cc(db, k)) & PDB_CC_SYNTHETIC)
+			continue;
+		if (pdb_buf_reserve(&path, &cap, ((size_t)d + 1) * sizeof(*path))) {
+			tool_warnx("out of memory");
+			exit(TOOL_ERR);
+		}
+		path[d++] = pdb_node_cc(db, k);
+	}
+	while (d-- > 0) {
+		fputs(full ? pdb_cc_fullname(db, path[d]) :
+		    pdb_cc_label(db, path[d]), out);
+		if (d > 0)
+			putc(';', out);
+	}
+	free(path);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		TOOL_COMMON_LONGOPTS,
+		TOOL_PRUNE_LONGOPTS,
+		{ "top", required_argument, NULL, 'n' },
+		{ "tsv", no_argument, NULL, OPT_TSV },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct tool_common c;
+	struct pdb *db;
+	const char *path;
+	uint32_t hot, *arm, *top = NULL;
+	int64_t *inc, total, v;
+	long long ntop = 0;
+	size_t narm, nt = 0, i;
+	char pct[32];
+	int ch, rc, tsv = 0, m;
+	FILE *out;
+
+	tool_init(argv[0], &c);
+	while ((ch = getopt_long(argc, argv, TOOL_COMMON_SHORTOPTS "n:",
+	    longopts, NULL)) != -1) {
+		if (tool_common_option(&c, ch, optarg, usage, helptext))
+			continue;
+		switch (ch) {
+		case 'n':
+			ntop = tool_strtonum("-n", optarg, 0, INT_MAX);
+			break;
+		case OPT_TSV:
+			tsv = 1;
+			break;
+		default:
+			tool_usage(usage);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	path = tool_one_input(argc, argv, usage);
+
+	db = tool_load(&c, path, NULL);
+	if ((m = tool_metric(&c, db)) < 0)
+		return TOOL_ERR;
+	inc = pdb_inclusive_new(db);
+	arm = malloc(((size_t)pdb_node_count(db) + 1) * sizeof(*arm));
+	if (ntop > 0)
+		top = malloc((size_t)ntop * sizeof(*top));
+	if (inc == NULL || arm == NULL || (ntop > 0 && top == NULL)) {
+		tool_warnx("out of memory");
+		return TOOL_ERR;
+	}
+	total = inc[m];
+	hot = pdb_hot_stack(db, (unsigned)m);
+	narm = pdb_expensive_arm(db, inc, (unsigned)m, arm,
+	    (size_t)pdb_node_count(db) + 1);
+	if (ntop > 0)
+		nt = pdb_top_stacks(db, (unsigned)m, top, (size_t)ntop);
+	if ((out = tool_output_open(&c, 0)) == NULL)
+		return TOOL_ERR;
+
+	v = pdb_node_values(db, hot)[m];
+	if (tsv) {
+		fputs("stack\t", out);
+		put_stack(out, db, hot, 0);
+		fprintf(out, "\t%" PRId64 "\n", v);
+	} else {
+		fprintf(out, "hot stack: %" PRId64 " %s, %s%% of %" PRId64 "\n",
+		    v, pdb_metric(db, (unsigned)m)->unit,
+		    tool_fmt_pct(pct, sizeof(pct), v, total), total);
+		fputs("  <", out);
+		put_stack(out, db, hot, 1);
+		fputs(">\n\nexpensive arm (inclusive):\n", out);
+	}
+	for (i = 0; i < narm; i++) {
+		uint32_t n = arm[i], cc = pdb_node_cc(db, n);
+
+		if (pdb_cc_flags(db, cc) & PDB_CC_SYNTHETIC)
+			continue;
+		v = inc[(size_t)n * pdb_metric_count(db) + (unsigned)m];
+		if (tsv)
+			fprintf(out, "arm\t%s\t%" PRId64 "\n",
+			    pdb_cc_label(db, cc), v);
+		else
+			fprintf(out, "  %14" PRId64 " %6s%%  %*s%s\n", v,
+			    tool_fmt_pct(pct, sizeof(pct), v, total), (int)i, "",
+			    pdb_cc_fullname(db, cc));
+	}
+	if (nt > 0 && !tsv)
+		fprintf(out, "\ntop %zu stacks (own cost):\n", nt);
+	for (i = 0; i < nt; i++) {
+		v = pdb_node_values(db, top[i])[m];
+		if (tsv)
+			fprintf(out, "top\t%zu\t", i + 1);
+		else
+			fprintf(out, "  %3zu %14" PRId64 " %6s%%  ", i + 1, v,
+			    tool_fmt_pct(pct, sizeof(pct), v, total));
+		put_stack(out, db, top[i], !tsv);
+		if (tsv)
+			fprintf(out, "\t%" PRId64, v);
+		putc('\n', out);
+	}
+	rc = tool_output_close(&c, out) == 0 ? TOOL_OK : TOOL_ERR;
+	free(inc);
+	free(arm);
+	free(top);
+	pdb_free(db);
+	tool_common_free(&c);
+	return rc;
+}
