@@ -44,6 +44,9 @@ struct pdb_opts {
 	unsigned	 flags;		/* PDB_OPT_* */
 	int		 pgcl_version;	/* version to write; 0 = 2 */
 	const char	*metric;	/* single-metric writers; NULL = default */
+	const char	*command;	/* the command line, for writers that keep it */
+	/* Options of one writer, declared in its own fmt_<name>.h. */
+	const void	*writer_opts;
 };
 #define PDB_OPT_COMPENSATE	0x01u	/* pgcl: subtract profiling overhead */
 #define PDB_OPT_ALL		0x02u	/* folded: write zero-cost stacks too */
@@ -72,6 +75,11 @@ extern const struct pdb_format pdb_fmt_ccsdump;
 extern const struct pdb_format pdb_fmt_ghcjson;
 extern const struct pdb_format pdb_fmt_ghcprof;
 extern const struct pdb_format pdb_fmt_folded;
+extern const struct pdb_format pdb_fmt_json;
+extern const struct pdb_format pdb_fmt_speedscope;
+extern const struct pdb_format pdb_fmt_callgrind;
+extern const struct pdb_format pdb_fmt_dot;
+extern const struct pdb_format pdb_fmt_html;
 
 /* The registry, NULL-terminated, in probing order. */
 extern const struct pdb_format *const pdb_formats[];

@@ -16,9 +16,15 @@
 const struct pdb_format *const pdb_formats[] = {
 	&pdb_fmt_ccsdump,
 	&pdb_fmt_pgcl,
+	&pdb_fmt_json,
 	&pdb_fmt_ghcjson,
 	&pdb_fmt_ghcprof,
 	&pdb_fmt_folded,
+	/* Write-only formats: never probed. */
+	&pdb_fmt_speedscope,
+	&pdb_fmt_callgrind,
+	&pdb_fmt_dot,
+	&pdb_fmt_html,
 	NULL
 };
 
