@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * ccstools JSON (read and write) and speedscope (write): lossless round
+ * trips on every fixture, names that are not UTF-8, bad documents, and
+ * speedscope output checked against the schema in npm's speedscope.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+/* Parameters are indices: pointers do not survive Criterion's exec. */
+static const char *const fixtures[] = {
+	"../shared/corpus/pgcl/synthetic-400.pgcl",
+	"../shared/corpus/ghc/mj.P.prof",
+	"../shared/corpus/ghc/mj.prof",
+	"../shared/corpus/ghc/mj.json",
+	"../shared/corpus/ghc/clausify.P.prof",
+	"../shared/corpus/ghc/demo.pa.prof",
+	"../shared/corpus/ghc/quirks-N2.prof",
+	"../shared/corpus/paper/fig7.folded",
+	"../shared/corpus/paper/s2.4-uncompressed.folded",
+};
+#define NFIXTURES (sizeof(fixtures) / sizeof(fixtures[0]))
+static int fixture_index[NFIXTURES] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+
+ParameterizedTestParameters(json, round_trip)
+{
+	return cr_make_param_array(int, fixture_index, NFIXTURES);
+}
+
+/* X -> dump and X -> json -> dump are byte-identical: nothing is lost. */
+ParameterizedTest(int *idx, json, round_trip)
+{
+	const char *const *path = &fixtures[*idx];
+	struct run r;
+
+	run(&r, "ccs-convert -t dump %s > /tmp/ccsjson-a.$$ && "
+	    "ccs-convert -t json %s | ccs-convert -t dump > /tmp/ccsjson-b.$$ && "
+	    "cmp /tmp/ccsjson-a.$$ /tmp/ccsjson-b.$$; s=$?; "
+	    "rm -f /tmp/ccsjson-a.$$ /tmp/ccsjson-b.$$; exit $s", *path, *path);
+	cr_assert_eq(r.status, 0, "%s: %s%s", *path, r.out, r.err);
+	run_free(&r);
+}
+
+Test(json, detected_by_content_whatever_the_name)
+{
+	struct run r;
+
+	run(&r, "ccs-convert -t json ../shared/corpus/paper/fig7.folded > "
+	    "/tmp/ccsjson-$$.prof && ccs-flat --tsv /tmp/ccsjson-$$.prof; "
+	    "s=$?; rm -f /tmp/ccsjson-$$.prof; exit $s");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "\tMain_j\t\t0\t1209\n") != NULL, "%s", r.out);
+	run_free(&r);
+}
+
+Test(json, names_that_are_not_utf8_survive)
+{
+	static const char folded[] = "main;caf\xe9\\;x;\xff\xfe 5\nmain;ok 2\n";
+	struct run r;
+	char *in = write_temp(folded, sizeof(folded) - 1, ".folded");
+
+	run(&r, "ccs-convert -t json %s | tee /tmp/ccsjson-$$.json | "
+	    "ccs-convert -t folded; s=$?; "
+	    "grep -o '\"hex\"' /tmp/ccsjson-$$.json | wc -l >&2; rm -f /tmp/ccsjson-$$.json; "
+	    "exit $s", in);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_eq(r.out, "main;caf\xe9\\;x;\xff\xfe 5\nmain;ok 2\n");
+	cr_assert_str_eq(r.err, "2\n", "two names written as hex");
+	run_free(&r);
+	free(in);
+}
+
+static void
+expect_error(const char *doc, const char *message)
+{
+	struct run r;
+	char *in = write_temp(doc, strlen(doc), ".json");
+
+	run(&r, "ccs-flat -f json %s", in);
+	cr_assert_eq(r.status, 1, "%s: exit %d", doc, r.status);
+	cr_assert(strstr(r.err, message) != NULL, "%s: got '%s'", doc, r.err);
+	cr_assert(strstr(r.err, in) != NULL, "message names the file: %s",
+	    r.err);
+	run_free(&r);
+	free(in);
+}
+
+#define HEAD "{\"format\":\"ccstools-profile\",\"version\":1,\"metadata\":{}," \
+    "\"metrics\":[{\"name\":\"ticks\",\"unit\":\"ticks\",\"kind\":\"cost\"}]," \
+    "\"modules\":[\"M\"],\"cost_centres\":[{\"label\":\"a\",\"module\":0," \
+    "\"src\":\"\",\"id\":1}],"
+
+Test(json, bad_documents)
+{
+	expect_error("{\"format\":\"ccstools-profile\",", "1:");
+	expect_error("{\"format\":\"ccstools-profile\",\"version\":2}",
+	    "not a version 1");
+	expect_error(HEAD "\"nodes\":[[0,2,5],[0,1,1],[0,0,1]]}",
+	    "the tree ends early");
+	expect_error(HEAD "\"nodes\":[[0,1,5]]}", "child count out of range");
+	expect_error(HEAD "\"nodes\":[[3,0,5]]}", "out of range");
+	expect_error(HEAD "\"nodes\":[[0,0,\"x\"]]}", "not an integer");
+	expect_error(HEAD "\"nodes\":[[0,0,1],[0,0,1]]}", "more than one root");
+	expect_error(HEAD "\"nodes\":[[0,0]]}", "expected [cc, children, 1 values]");
+	expect_error(HEAD "\"nodes\":[]}", "no nodes");
+	expect_error("{\"format\":\"ccstools-profile\",\"version\":1,\"metrics\":"
+	    "[{\"name\":\"t\",\"unit\":\"t\",\"kind\":\"speed\"}]}", "bad metric");
+}
+
+Test(json, deep_tree_without_recursion)
+{
+	FILE *f;
+	char *path;
+	struct run r;
+	int i, depth = 200000;
+
+	cr_assert(asprintf(&path, "/tmp/ccsjson-deep-%d.json", getpid()) > 0);
+	cr_assert((f = fopen(path, "w")) != NULL);
+	fputs(HEAD "\"nodes\":[", f);
+	for (i = 0; i < depth; i++)
+		fprintf(f, "%s[0,%d,1]", i ? "," : "", i + 1 < depth);
+	fputs("]}", f);
+	fclose(f);
+	run(&r, "ccs-flat --tsv %s", path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_eq(r.out, "module\tcost_centre\tsrc\tself\tinherited\n"
+	    "M\ta\t\t200000\t200000\n");
+	run_free(&r);
+	unlink(path);
+	free(path);
+}
+
+/* ---- speedscope ---- */
+
+ParameterizedTestParameters(speedscope, valid_against_schema)
+{
+	return cr_make_param_array(int, fixture_index, NFIXTURES);
+}
+
+ParameterizedTest(int *idx, speedscope, valid_against_schema)
+{
+	const char *const *path = &fixtures[*idx];
+	struct run r;
+
+	run(&r, "ccs-convert -t speedscope %s > /tmp/ccsss-$$.json && "
+	    "node tests/js/validate-speedscope.mjs /tmp/ccsss-$$.json; s=$?; "
+	    "rm -f /tmp/ccsss-$$.json; exit $s", *path);
+	cr_assert_eq(r.status, 0, "%s: %s", *path, r.err);
+	cr_assert(strstr(r.out, "valid speedscope file") != NULL);
+	run_free(&r);
+}
+
+Test(speedscope, schema_check_can_fail)
+{
+	struct run r;
+	char *in = write_temp("{\"shared\":{\"frames\":[]},\"profiles\":[]}",
+	    38, ".json");
+
+	run(&r, "node tests/js/validate-speedscope.mjs %s", in);
+	cr_assert_eq(r.status, 1, "a file without $schema is invalid");
+	run_free(&r);
+	free(in);
+}
+
+/* The weights of each profile add up to the profile's total. */
+Test(speedscope, weights_sum_to_the_total)
+{
+	struct run r;
+
+	run(&r, "ccs-convert -t speedscope ../shared/corpus/ghc/mj.P.prof | "
+	    "node -e 'let d=JSON.parse(require(\"fs\").readFileSync(0));"
+	    "for (const p of d.profiles) console.log(p.name, p.unit, "
+	    "p.weights.reduce((a,b)=>a+b,0), p.endValue, "
+	    "d.shared.frames[p.samples[0][p.samples[0].length-1]].name)'");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	/* mj.P.prof: 47 ticks, 210573856... bytes of the tree (-P columns). */
+	cr_assert(strstr(r.out, "ticks none 47 47") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "alloc bytes ") != NULL, "%s", r.out);
+	run_free(&r);
+}
+
+Test(speedscope, negative_weights_left_out_with_a_warning)
+{
+	struct run r;
+
+	run(&r, "ccs-convert -t speedscope ../shared/corpus/pgcl/synthetic-400.pgcl "
+	    "> /dev/null");
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.err, "warning: speedscope: ") != NULL &&
+	    strstr(r.err, "negative words left out") != NULL, "%s", r.err);
+	run_free(&r);
+}
