@@ -28,15 +28,25 @@ static const char helptext[] =
 struct row {
 	uint32_t	 cc;
 	int64_t		 self, inh;
+	const char	*module, *label;
 };
 
+/*
+ * Most expensive first; equal self costs in name order (module, then
+ * label, byte-wise), as the reference answers for pgcl order them, so
+ * the output never depends on cost-centre numbering.
+ */
 static int
 cmp_rows(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
+	int c;
 
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
+	if ((c = strcmp(x->module, y->module)) != 0 ||
+	    (c = strcmp(x->label, y->label)) != 0)
+		return c;
 	if (x->inh != y->inh)
 		return x->inh > y->inh ? -1 : 1;
 	return x->cc < y->cc ? -1 : x->cc > y->cc;
@@ -230,6 +240,8 @@ main(int argc, char *argv[])
 		rows[n].cc = cc;
 		rows[n].self = pdb_flat_self(flat, cc, (unsigned)metric);
 		rows[n].inh = pdb_flat_inherited(flat, cc, (unsigned)metric);
+		rows[n].module = pdb_cc_module(db, cc);
+		rows[n].label = pdb_cc_label(db, cc);
 		n++;
 	}
 	qsort(rows, n, sizeof(*rows), cmp_rows);
