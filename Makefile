@@ -22,13 +22,16 @@ TEST_HELP  = $(sort $(wildcard tests/support/*.c))
 MANS       = $(sort $(wildcard man/*.[135]))
 
 LIB_OBJS   = $(LIB_SRCS:%.c=$(B)/%.o)
-FMT_OBJS   = $(FMT_SRCS:%.c=$(B)/%.o)
+# The HTML viewer's script and style, compiled in as byte arrays.
+VIEWER     = formats/html/viewer.js formats/html/viewer.css
+FMT_OBJS   = $(FMT_SRCS:%.c=$(B)/%.o) $(B)/formats/html/viewer_js.o \
+             $(B)/formats/html/viewer_css.o
 TEST_OBJS  = $(TEST_SRCS:%.c=$(B)/%.o) $(TEST_HELP:%.c=$(B)/%.o)
 BINS       = $(TOOLS:%=$(B)/bin/%)
 
 SONAME     = libprofdb.so.$(SOVERSION)
 
-.PHONY: all check lint demo install uninstall clean
+.PHONY: all check lint demo deps install uninstall clean
 all: $(B)/libprofdb.a $(B)/$(SONAME) $(B)/libccsformats.a $(BINS) $(B)/profdb.pc
 
 $(B)/%.o: %.c
@@ -38,6 +41,13 @@ $(B)/%.o: %.c
 $(B)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEP_CFLAGS) $(CRIT_CFLAGS) -Itests/support -c $< -o $@
+
+$(B)/formats/html/viewer_%.c: formats/html/viewer.%
+	@mkdir -p $(@D)
+	sh formats/html/embed.sh ccs_viewer_$* $< > $@
+
+$(B)/formats/html/viewer_%.o: $(B)/formats/html/viewer_%.c
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(B)/libprofdb.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
@@ -61,8 +71,14 @@ $(B)/profdb.pc: profdb.pc.in config.mk
 $(B)/run-tests: $(TEST_OBJS) $(B)/libccsformats.a $(B)/libprofdb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(CRIT_LIBS) $(DEP_LIBS) -lm
 
-# The tests run the built tools from $(B)/bin and read tests/data.
-check: all $(B)/run-tests
+# Install missing Debian packages (as root) before anything is compiled.
+deps:
+	@sh .ci/install-deps
+
+# The tests run the built tools from $(B)/bin and read tests/data.  The
+# build runs in a new make, so that it sees what deps installed.
+check: deps
+	@$(MAKE) --no-print-directory all $(B)/run-tests
 	CCS_BIN=$(CURDIR)/$(B)/bin $(B)/run-tests --jobs 2 $(CHECK_FLAGS)
 	$(MAKE) --no-print-directory lint
 
@@ -70,7 +86,8 @@ lint:
 	mandoc -Tlint -Wwarning $(MANS)
 
 # The main job on the bundled example: GHC's profile of the paper's program.
-demo: all
+demo: deps
+	@$(MAKE) --no-print-directory all
 	@sh examples/demo.sh $(B)/bin
 
 install: all

@@ -2,9 +2,227 @@
 /*
  * Copyright (c) 2026 The ccstools authors
  *
- * self-contained interactive HTML viewer
+ * The interactive HTML viewer: one self-contained HTML5 file.  The
+ * document is built with libxml2's tree API, the profile is embedded as
+ * compact JSON (Jansson) in a <script type="application/json"> element,
+ * and the viewer script and style (formats/html/, compiled in) do the
+ * rest in the browser: the stack tree, the flat/inherited table,
+ * selection, thresholds, search, hot paths, callers and a flame graph.
+ *
+ * The embedded JSON is columnar, so a million nodes stay compact:
+ *
+ *   { "program", "command", "date",
+ *     "metrics": [ { "name", "unit", "kind" } ],
+ *     "ccs": [ [label, module, src, flags], ... ],
+ *     "cc": [ cc of each node, pre-order ],
+ *     "kids": [ child count of each node, pre-order ],
+ *     "values": [ [ own value of each node ], ... one array per metric ] }
+ *
+ * Safety: names only ever reach the page as JSON strings and are shown
+ * with textContent.  Every '<' in the JSON is written as \u003c, so no
+ * name can end the script element or open a comment in it.
  */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <libxml/HTMLtree.h>
+#include <libxml/tree.h>
+
 #include "formats.h"
+
+/* Generated from formats/html/viewer.js and viewer.css by the Makefile. */
+extern const unsigned char ccs_viewer_js[];
+extern const unsigned char ccs_viewer_css[];
+
+/* A JSON string for s; names that are not UTF-8 get U+FFFD for bad bytes. */
+static json_t *
+jstr(const char *s)
+{
+	json_t *j;
+	char *fixed, *o;
+	const unsigned char *p;
+
+	if ((j = json_string(s)) != NULL)
+		return j;
+	if ((fixed = malloc(strlen(s) * 3 + 1)) == NULL)
+		return NULL;
+	for (p = (const unsigned char *)s, o = fixed; *p; p++) {
+		if (*p < 0x80)
+			*o++ = (char)*p;
+		else {
+			/* Keep it simple: replace every non-ASCII byte. */
+			*o++ = (char)0xef;
+			*o++ = (char)0xbf;
+			*o++ = (char)0xbd;
+		}
+	}
+	*o = '\0';
+	j = json_string(fixed);
+	free(fixed);
+	return j;
+}
+
+static json_t *
+build_data(struct pdb *db)
+{
+	json_t *doc, *metrics, *ccs, *cc, *kids, *values, *col;
+	unsigned m, nm = pdb_metric_count(db);
+	struct pdb_cc c;
+	uint32_t i, n;
+	const char *k;
+
+	doc = json_object();
+	metrics = json_array();
+	ccs = json_array();
+	cc = json_array();
+	kids = json_array();
+	values = json_array();
+	if (!doc || !metrics || !ccs || !cc || !kids || !values)
+		goto fail;
+	json_object_set_new(doc, "program", jstr((k = pdb_meta_get(db,
+	    "program")) ? k : ""));
+	json_object_set_new(doc, "command", jstr((k = pdb_meta_get(db,
+	    "command")) ? k : ""));
+	json_object_set_new(doc, "date", jstr((k = pdb_meta_get(db,
+	    "date")) ? k : ""));
+	for (m = 0; m < nm; m++) {
+		const struct pdb_metric *mt = pdb_metric(db, m);
+
+		if (json_array_append_new(metrics, json_pack("{s:o,s:o,s:s}",
+		    "name", jstr(mt->name), "unit", jstr(mt->unit), "kind",
+		    mt->kind == PDB_COUNT ? "count" : "cost")))
+			goto fail;
+		if ((col = json_array()) == NULL ||
+		    json_array_append_new(values, col))
+			goto fail;
+	}
+	for (i = 0; i < pdb_cc_count(db); i++) {
+		pdb_cc(db, i, &c);
+		if (json_array_append_new(ccs, json_pack("[o,o,o,i]",
+		    jstr(c.label), jstr(c.module), jstr(c.src), (int)c.flags)))
+			goto fail;
+	}
+	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
+	    n = pdb_walk_next(db, n, NULL)) {
+		const int64_t *v = pdb_node_values(db, n);
+
+		if (json_array_append_new(cc, json_integer(pdb_node_cc(db, n))) ||
+		    json_array_append_new(kids,
+		    json_integer(pdb_node_child_count(db, n))))
+			goto fail;
+		for (m = 0; m < nm; m++)
+			if (json_array_append_new(json_array_get(values, m),
+			    json_integer(v[m])))
+				goto fail;
+	}
+	json_object_set_new(doc, "metrics", metrics);
+	json_object_set_new(doc, "ccs", ccs);
+	json_object_set_new(doc, "cc", cc);
+	json_object_set_new(doc, "kids", kids);
+	json_object_set_new(doc, "values", values);
+	return doc;
+fail:
+	json_decref(doc);
+	json_decref(metrics);
+	json_decref(ccs);
+	json_decref(cc);
+	json_decref(kids);
+	json_decref(values);
+	return NULL;
+}
+
+/* The JSON text with every '<' escaped; malloc'd. */
+static char *
+data_text(struct pdb *db)
+{
+	json_t *doc;
+	char *s, *out, *o;
+	size_t n, lt = 0, i;
+
+	if ((doc = build_data(db)) == NULL)
+		return NULL;
+	s = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	if (s == NULL)
+		return NULL;
+	n = strlen(s);
+	for (i = 0; i < n; i++)
+		lt += s[i] == '<';
+	if ((out = malloc(n + lt * 5 + 1)) == NULL) {
+		free(s);
+		return NULL;
+	}
+	for (i = 0, o = out; i < n; i++) {
+		if (s[i] == '<') {
+			memcpy(o, "\\u003c", 6);
+			o += 6;
+		} else
+			*o++ = s[i];
+	}
+	*o = '\0';
+	free(s);
+	return out;
+}
+
+static xmlNodePtr
+child(xmlNodePtr parent, const char *name, const char *text)
+{
+	return xmlNewTextChild(parent, NULL, BAD_CAST name, BAD_CAST text);
+}
+
+static int
+html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
+{
+	xmlDocPtr doc;
+	xmlNodePtr html, head, body, n, script;
+	const char *prog = pdb_meta_get(db, "program");
+	char *json, title[256];
+	int rc = PDB_OK;
+
+	(void)opts;
+	if ((json = data_text(db)) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	doc = htmlNewDocNoDtD(NULL, NULL);
+	if (doc == NULL) {
+		free(json);
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	}
+	xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
+	html = xmlNewNode(NULL, BAD_CAST "html");
+	xmlDocSetRootElement(doc, html);
+	xmlNewProp(html, BAD_CAST "lang", BAD_CAST "en");
+	head = xmlNewChild(html, NULL, BAD_CAST "head", NULL);
+	n = xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
+	xmlNewProp(n, BAD_CAST "charset", BAD_CAST "utf-8");
+	n = xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
+	xmlNewProp(n, BAD_CAST "name", BAD_CAST "viewport");
+	xmlNewProp(n, BAD_CAST "content",
+	    BAD_CAST "width=device-width, initial-scale=1");
+	/* No network: the page may load nothing from anywhere. */
+	n = xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
+	xmlNewProp(n, BAD_CAST "http-equiv", BAD_CAST "Content-Security-Policy");
+	xmlNewProp(n, BAD_CAST "content", BAD_CAST "default-src 'none'; "
+	    "script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+	    "img-src data:");
+	snprintf(title, sizeof(title), "%s — ccstools profile",
+	    prog && *prog ? prog : "profile");
+	child(head, "title", title);
+	child(head, "style", (const char *)ccs_viewer_css);
+	body = xmlNewChild(html, NULL, BAD_CAST "body", NULL);
+	n = child(body, "noscript", "This viewer needs JavaScript.");
+	n = xmlNewChild(body, NULL, BAD_CAST "div", NULL);
+	xmlNewProp(n, BAD_CAST "id", BAD_CAST "app");
+	script = child(body, "script", json);
+	xmlNewProp(script, BAD_CAST "type", BAD_CAST "application/json");
+	xmlNewProp(script, BAD_CAST "id", BAD_CAST "profile-data");
+	child(body, "script", (const char *)ccs_viewer_js);
+	free(json);
+	if (htmlDocDump(out, doc) < 0 || ferror(out))
+		rc = pdb_seterr(db, PDB_EIO, "write error");
+	xmlFreeDoc(doc);
+	return rc;
+}
 
 const struct pdb_format pdb_fmt_html = {
 	.abi = PDB_FORMAT_ABI,
@@ -13,4 +231,5 @@ const struct pdb_format pdb_fmt_html = {
 	.exts = ".html,.htm",
 	.flags = PDB_FMT_WRITE,
 	.build = PDB_BUILD_RAW,
+	.write = html_write,
 };

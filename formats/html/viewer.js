@@ -1,0 +1,910 @@
+/*
+ * ccstools HTML viewer.  Embedded into every page ccs2html writes, after
+ * the profile data (the JSON script element whose id is profile-data).
+ *
+ * Everything the command-line tools do to a profile is done here again,
+ * with the same semantics (Morgan & Jarvis): selection is a projection
+ * through Push with compressed stacks, thresholds and excludes fold the
+ * removed cost into the parent, flat cost goes to the cost centre on top
+ * of each stack and inherited cost once to every cost centre on it.
+ *
+ * Names are only ever put into the page with textContent: a cost centre
+ * called <img onerror=...> is text.  The stack tree is built lazily: only
+ * expanded nodes exist in the DOM, so a million-node profile opens fast.
+ */
+'use strict';
+(function () {
+	const D = JSON.parse(document.getElementById('profile-data').textContent);
+	const NM = D.metrics.length;
+	const NCC = D.ccs.length;
+	const isCount = D.metrics.map(function (m) { return m.kind === 'count'; });
+	const entriesMetric = D.metrics.findIndex(function (m) { return m.name === 'entries'; });
+	const SYNTHETIC = 2;
+
+	function ccLabel(c) { return D.ccs[c][0]; }
+	function ccModule(c) { return D.ccs[c][1]; }
+	function ccFull(c) { return D.ccs[c][1] ? D.ccs[c][1] + '.' + D.ccs[c][0] : D.ccs[c][0]; }
+
+	/* ---- trees: typed arrays, children as linked lists ---- */
+
+	function Tree(cap) {
+		this.n = 0;
+		this.cap = Math.max(cap, 16);
+		this.cc = new Int32Array(this.cap);
+		this.parent = new Int32Array(this.cap);
+		this.first = new Int32Array(this.cap);
+		this.last = new Int32Array(this.cap);
+		this.next = new Int32Array(this.cap);
+		this.own = [];
+		for (let m = 0; m < NM; m++)
+			this.own.push(new Float64Array(this.cap));
+	}
+	Tree.prototype.grow = function () {
+		const cap = this.cap * 2;
+		const g = function (a, T) { const b = new T(cap); b.set(a); return b; };
+		this.cc = g(this.cc, Int32Array);
+		this.parent = g(this.parent, Int32Array);
+		this.first = g(this.first, Int32Array);
+		this.last = g(this.last, Int32Array);
+		this.next = g(this.next, Int32Array);
+		for (let m = 0; m < NM; m++)
+			this.own[m] = g(this.own[m], Float64Array);
+		this.cap = cap;
+	};
+	Tree.prototype.add = function (parent, cc) {
+		if (this.n === this.cap)
+			this.grow();
+		const i = this.n++;
+		this.cc[i] = cc;
+		this.parent[i] = parent;
+		this.first[i] = this.last[i] = this.next[i] = -1;
+		if (parent >= 0) {
+			if (this.last[parent] < 0)
+				this.first[parent] = i;
+			else
+				this.next[this.last[parent]] = i;
+			this.last[parent] = i;
+		}
+		return i;
+	};
+
+	function baseTree() {
+		const n = D.cc.length, t = new Tree(n);
+		const stack = new Int32Array(n + 1), left = new Int32Array(n + 1);
+		let sp = 0;
+		for (let i = 0; i < n; i++) {
+			t.add(sp > 0 ? stack[sp - 1] : -1, D.cc[i]);
+			for (let m = 0; m < NM; m++)
+				t.own[m][i] = D.values[m][i];
+			if (sp > 0)
+				left[sp - 1]--;
+			stack[sp] = i;
+			left[sp++] = D.kids[i];
+			while (sp > 0 && left[sp - 1] === 0)
+				sp--;
+		}
+		return t;
+	}
+
+	/* Pre-order and depth of every node, without recursion. */
+	function walk(t) {
+		const order = new Int32Array(t.n), depth = new Int32Array(t.n);
+		let k = 0, n = 0, d = 0;
+		while (n >= 0) {
+			order[k++] = n;
+			depth[n] = d;
+			if (t.first[n] >= 0) {
+				n = t.first[n];
+				d++;
+				continue;
+			}
+			while (n >= 0 && t.next[n] < 0) {
+				n = t.parent[n];
+				d--;
+			}
+			if (n >= 0)
+				n = t.next[n];
+		}
+		return { order: order, depth: depth };
+	}
+
+	function inclusive(t, order) {
+		const inc = [];
+		for (let m = 0; m < NM; m++) {
+			const a = Float64Array.from(t.own[m].subarray(0, t.n));
+			for (let k = t.n - 1; k > 0; k--) {
+				const i = order[k];
+				a[t.parent[i]] += a[i];
+			}
+			inc.push(a);
+		}
+		return inc;
+	}
+
+	/* ---- projection through Push (Morgan & Jarvis 2.4.2) ---- */
+
+	function project(t, order, sel) {
+		const out = new Tree(t.n), img = new Int32Array(t.n);
+		const index = new Map();
+		function child(p, c) {
+			const key = p * NCC + c;
+			let x = index.get(key);
+			if (x === undefined) {
+				x = out.add(p, c);
+				index.set(key, x);
+			}
+			return x;
+		}
+		function push(s, c) {
+			const key = s * NCC + c;
+			const known = index.get(key);
+			if (known !== undefined)
+				return known;
+			const path = [];
+			let n = s;
+			while (n !== 0 && out.cc[n] !== c) {
+				path.push(out.cc[n]);
+				n = out.parent[n];
+			}
+			if (n === 0)
+				return child(s, c);
+			let r = out.parent[n];
+			while (path.length)
+				r = child(r, path.pop());
+			r = child(r, c);
+			index.set(key, r);
+			return r;
+		}
+		out.add(-1, t.cc[0]);
+		img[0] = 0;
+		for (let m = 0; m < NM; m++)
+			out.own[m][0] = t.own[m][0];
+		for (let k = 1; k < t.n; k++) {
+			const i = order[k], c = t.cc[i], p = img[t.parent[i]];
+			img[i] = sel[c] ? push(p, c) : p;
+			for (let m = 0; m < NM; m++)
+				if (!isCount[m] || sel[c])
+					out.own[m][img[i]] += t.own[m][i];
+		}
+		return out;
+	}
+
+	/* ---- pruning: removed subtrees fold their cost into the parent ---- */
+
+	function prune(t, order, inc, m, min, excluded) {
+		const out = new Tree(t.n), img = new Int32Array(t.n);
+		const report = { stacks: 0, folded: new Float64Array(NM) };
+		out.add(-1, t.cc[0]);
+		for (let mm = 0; mm < NM; mm++)
+			out.own[mm][0] = t.own[mm][0];
+		for (let k = 1; k < t.n; k++) {
+			const i = order[k], p = img[t.parent[i]];
+			if (p < 0) {
+				img[i] = -1;
+				continue;
+			}
+			if (inc[m][i] >= min && !(excluded && excluded(t.cc[i]))) {
+				img[i] = out.add(p, t.cc[i]);
+				for (let mm = 0; mm < NM; mm++)
+					out.own[mm][img[i]] = t.own[mm][i];
+				continue;
+			}
+			img[i] = -1;
+			report.stacks++;
+			for (let mm = 0; mm < NM; mm++)
+				if (!isCount[mm]) {
+					out.own[mm][p] += inc[mm][i];
+					report.folded[mm] += inc[mm][i];
+				}
+		}
+		return { tree: out, report: report };
+	}
+
+	/* ---- analyses ---- */
+
+	function analyse(t) {
+		const w = walk(t), inc = inclusive(t, w.order);
+		const self = [], inh = [];
+		for (let m = 0; m < NM; m++) {
+			self.push(new Float64Array(NCC));
+			inh.push(new Float64Array(NCC));
+		}
+		const seen = new Uint8Array(NCC), onpath = new Int32Array(NCC);
+		const path = new Int32Array(t.n + 1);
+		let sp = 0;
+		for (let k = 0; k < t.n; k++) {
+			const i = w.order[k], c = t.cc[i];
+			while (sp > w.depth[i])
+				onpath[t.cc[path[--sp]]]--;
+			const outer = onpath[c] === 0;
+			onpath[c]++;
+			path[sp++] = i;
+			seen[c] = 1;
+			for (let m = 0; m < NM; m++) {
+				self[m][c] += t.own[m][i];
+				if (outer)
+					inh[m][c] += inc[m][i];
+			}
+		}
+		return { order: w.order, depth: w.depth, inc: inc, self: self, inh: inh, seen: seen };
+	}
+
+	function hotStack(t, order, m) {
+		let best = 0;
+		for (let k = 0; k < t.n; k++)
+			if (t.own[m][order[k]] > t.own[m][best])
+				best = order[k];
+		return best;
+	}
+
+	function expensiveArm(t, inc, m) {
+		const arm = [0];
+		let n = 0;
+		for (;;) {
+			let best = -1;
+			for (let c = t.first[n]; c >= 0; c = t.next[c])
+				if (best < 0 || inc[m][c] > inc[m][best])
+					best = c;
+			if (best < 0 || inc[m][best] <= 0)
+				break;
+			arm.push(n = best);
+		}
+		return arm;
+	}
+
+	/* The inverted call graph of cost centre x (outermost occurrences). */
+	function callers(t, a, x) {
+		const out = new Tree(64), index = new Map();
+		out.add(-1, x);
+		const onpath = new Int32Array(NCC), path = new Int32Array(t.n + 1);
+		let sp = 0, found = 0;
+		for (let k = 0; k < t.n; k++) {
+			const i = a.order[k], c = t.cc[i];
+			while (sp > a.depth[i])
+				onpath[t.cc[path[--sp]]]--;
+			const outer = c === x && onpath[x] === 0;
+			onpath[c]++;
+			path[sp++] = i;
+			if (!outer)
+				continue;
+			found++;
+			let r = 0;
+			for (let j = sp - 2; j >= 0; j--) {
+				const cc = t.cc[path[j]], key = r * NCC + cc;
+				let y = index.get(key);
+				if (y === undefined) {
+					y = out.add(r, cc);
+					index.set(key, y);
+				}
+				r = y;
+			}
+			for (let m = 0; m < NM; m++)
+				out.own[m][r] += isCount[m] ? t.own[m][i] : a.inc[m][i];
+		}
+		return found ? out : null;
+	}
+
+	/* ---- globs, as fnmatch(3) without flags ---- */
+
+	function globRegex(pat) {
+		let re = '^';
+		for (let i = 0; i < pat.length; i++) {
+			const ch = pat[i];
+			if (ch === '*')
+				re += '.*';
+			else if (ch === '?')
+				re += '.';
+			else if (ch === '[') {
+				const end = pat.indexOf(']', i + 2);
+				if (end < 0) {
+					re += '\\[';
+					continue;
+				}
+				let body = pat.slice(i + 1, end).replace(/\\/g, '\\\\');
+				if (body[0] === '!')
+					body = '^' + body.slice(1);
+				re += '[' + body + ']';
+				i = end;
+			} else if (ch === '\\' && i + 1 < pat.length)
+				re += pat[++i].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+			else
+				re += ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+		}
+		return new RegExp(re + '$', 's');
+	}
+	function matcher(text) {
+		const pats = text.split(/\s+/).filter(Boolean).map(globRegex);
+		if (!pats.length)
+			return null;
+		return function (c) {
+			const l = ccLabel(c), f = ccFull(c);
+			return pats.some(function (r) { return r.test(l) || r.test(f); });
+		};
+	}
+
+	/* ---- state and pipeline ---- */
+
+	const base = baseTree();
+	const baseWalk = walk(base);
+	const baseSeen = new Uint8Array(NCC);
+	for (let i = 0; i < base.n; i++)
+		baseSeen[base.cc[i]] = 1;
+	const S = {
+		metric: D.metrics.findIndex(function (m) { return m.name === 'ticks'; }),
+		selectPat: '', deselectPat: '', override: new Map(),
+		min: 0, exclude: '', search: '',
+		tab: 'tree', sortCol: 'self', sortDesc: true, flatLimit: 300,
+		tree: null, a: null, report: null, sel: null,
+		expanded: new Set(), hot: 0, arm: [], armSet: new Set(),
+		callersOf: -1, callersTree: null, callersA: null, callersExpanded: new Set(),
+		searchFrom: 0, hit: -1, flameRoot: 0
+	};
+	if (S.metric < 0)
+		S.metric = D.metrics.findIndex(function (m) { return m.name === 'samples'; });
+	if (S.metric < 0)
+		S.metric = Math.max(0, D.metrics.findIndex(function (m) { return m.kind === 'cost'; }));
+
+	function selection() {
+		const sel = new Uint8Array(NCC);
+		const s = matcher(S.selectPat), d = matcher(S.deselectPat);
+		for (let c = 0; c < NCC; c++) {
+			let on = s ? s(c) : true;
+			if (on && d && d(c))
+				on = false;
+			if (S.override.has(c))
+				on = S.override.get(c);
+			sel[c] = on ? 1 : 0;
+		}
+		sel[base.cc[0]] = 1;
+		return sel;
+	}
+
+	function recompute() {
+		const t0 = performance.now();
+		S.sel = selection();
+		let t = base, order = baseWalk.order;
+		if (S.sel.some(function (v, c) { return !v && baseSeen[c]; })) {
+			t = project(base, order, S.sel);
+			order = walk(t).order;
+		}
+		S.report = null;
+		const ex = matcher(S.exclude);
+		if (S.min > 0 || ex) {
+			const inc = inclusive(t, order);
+			const r = prune(t, order, inc, S.metric, S.min, ex);
+			t = r.tree;
+			S.report = r.report;
+		}
+		S.tree = t;
+		S.a = analyse(t);
+		S.hot = hotStack(t, S.a.order, S.metric);
+		S.arm = expensiveArm(t, S.a.inc, S.metric);
+		S.armSet = new Set(S.arm);
+		S.expanded = new Set([0]);
+		S.hit = -1;
+		S.searchFrom = 0;
+		S.flameRoot = 0;
+		if (S.callersOf >= 0)
+			computeCallers();
+		S.elapsed = performance.now() - t0;
+		render();
+	}
+
+	function computeCallers() {
+		S.callersTree = callers(S.tree, S.a, S.callersOf);
+		S.callersA = S.callersTree ? analyse(S.callersTree) : null;
+		S.callersExpanded = new Set([0]);
+	}
+
+	/* ---- DOM helpers ---- */
+
+	function el(tag, cls, text) {
+		const e = document.createElement(tag);
+		if (cls)
+			e.className = cls;
+		if (text !== undefined)
+			e.textContent = text;
+		return e;
+	}
+	function fmt(v) { return Math.round(v).toLocaleString('en-US'); }
+	function pct(v, total) { return total ? (100 * v / total).toFixed(1) : '0.0'; }
+	function total() { return S.a.inc[S.metric][0]; }
+
+	/* ---- layout ---- */
+
+	const app = document.getElementById('app');
+	const header = el('header');
+	const title = el('h1', '', (D.program || 'profile') + ' \u2014 cost-centre-stack profile');
+	const sub = el('div', 'sub', [D.command, D.date].filter(Boolean).join(' \u00b7 '));
+	header.append(title, sub);
+
+	const controls = el('div', 'controls');
+	function labelled(text, input) {
+		const l = el('label', '', text + ' ');
+		l.append(input);
+		return l;
+	}
+	const metricSel = el('select');
+	metricSel.id = 'metric';
+	D.metrics.forEach(function (m, i) {
+		const o = el('option', '', m.name + ' (' + m.unit + ')');
+		o.value = String(i);
+		metricSel.append(o);
+	});
+	metricSel.value = String(S.metric);
+	metricSel.addEventListener('change', function () {
+		S.metric = Number(metricSel.value);
+		recompute();
+	});
+	function textInput(id, placeholder) {
+		const i = el('input');
+		i.type = 'text';
+		i.id = id;
+		i.placeholder = placeholder;
+		return i;
+	}
+	const selectIn = textInput('select', 'e.g. Main.*');
+	const deselectIn = textInput('deselect', 'e.g. rev GHC.*');
+	const minIn = el('input');
+	minIn.type = 'number';
+	minIn.id = 'min';
+	minIn.min = '0';
+	minIn.placeholder = '0';
+	const excludeIn = textInput('exclude', 'glob');
+	const applyBtn = el('button', '', 'Apply');
+	applyBtn.id = 'apply';
+	const resetBtn = el('button', '', 'Reset');
+	resetBtn.id = 'reset';
+	const searchIn = textInput('search', 'find cost centre');
+	const searchBtn = el('button', '', 'Find next');
+	searchBtn.id = 'find';
+	const hotBtn = el('button', '', 'Expand hot arm');
+	hotBtn.id = 'expand-hot';
+	const pats = el('span', 'patterns');
+	pats.append(labelled('select', selectIn), ' ', labelled('de-select', deselectIn));
+	controls.append(labelled('metric', metricSel), pats,
+	    labelled('min inclusive', minIn), labelled('exclude', excludeIn),
+	    applyBtn, resetBtn, labelled('search', searchIn), searchBtn, hotBtn);
+
+	function apply() {
+		S.selectPat = selectIn.value;
+		S.deselectPat = deselectIn.value;
+		S.min = Number(minIn.value) || 0;
+		S.exclude = excludeIn.value;
+		recompute();
+	}
+	applyBtn.addEventListener('click', apply);
+	[selectIn, deselectIn, minIn, excludeIn].forEach(function (i) {
+		i.addEventListener('keydown', function (e) { if (e.key === 'Enter') apply(); });
+	});
+	resetBtn.addEventListener('click', function () {
+		selectIn.value = deselectIn.value = excludeIn.value = minIn.value = '';
+		S.override.clear();
+		apply();
+	});
+
+	const hotline = el('div', 'hotline');
+	const status = el('div', 'status');
+	status.id = 'status';
+	const tabs = el('div', 'tabs');
+	const views = {};
+	const main = el('main');
+	['tree', 'flat', 'flame', 'callers'].forEach(function (name) {
+		const b = el('button', '', { tree: 'Stack tree', flat: 'Flat / inherited',
+		    flame: 'Flame graph', callers: 'Callers' }[name]);
+		b.id = 'tab-' + name;
+		b.addEventListener('click', function () { S.tab = name; render(); });
+		tabs.append(b);
+		views[name] = el('div', 'view');
+		views[name].id = 'view-' + name;
+		main.append(views[name]);
+	});
+	const tip = el('div', 'tip');
+	app.append(header, controls, hotline, tabs, status, main, tip);
+
+	/* ---- the stack tree ---- */
+
+	function treeHead() {
+		const h = el('div', 'row head');
+		h.append(el('span', '', 'cost centre'), el('span', 'num', 'self'),
+		    el('span', 'num', '%'), el('span', 'num', 'inherited'),
+		    el('span', 'num', '%'), el('span', '', ''));
+		return h;
+	}
+
+	/* One node of tree t (analysis a), with children when expanded. */
+	function treeNode(t, a, i, depth, expanded, marks) {
+		const box = el('div', 'node');
+		const row = el('div', 'row');
+		row.dataset.node = String(i);
+		const m = S.metric, tot = a.inc[m][0];
+		if (marks) {
+			if (i === S.hot)
+				row.classList.add('hot');
+			if (S.armSet.has(i))
+				row.classList.add('arm');
+			if (i === S.hit)
+				row.classList.add('hit');
+		}
+		const name = el('span', 'name');
+		name.style.paddingLeft = (depth * 14) + 'px';
+		const tg = el('span', 'toggle', t.first[i] < 0 ? '\u00b7' :
+		    expanded.has(i) ? '\u25be' : '\u25b8');
+		name.append(tg, el('span', 'label', ccLabel(t.cc[i])));
+		if (ccModule(t.cc[i]))
+			name.append(el('span', 'mod', ccModule(t.cc[i])));
+		name.title = ccFull(t.cc[i]);
+		const self = el('span', 'num self', fmt(t.own[m][i]));
+		self.dataset.v = String(t.own[m][i]);
+		const inh = el('span', 'num inh', fmt(a.inc[m][i]));
+		inh.dataset.v = String(a.inc[m][i]);
+		const barbox = el('span', 'barbox'), bar = el('div', 'bar');
+		bar.style.width = Math.max(0, Math.min(100, tot ? 100 * a.inc[m][i] / tot : 0)) + '%';
+		barbox.append(bar);
+		row.append(name, self, el('span', 'num', pct(t.own[m][i], tot)), inh,
+		    el('span', 'num', pct(a.inc[m][i], tot)), barbox);
+		const kids = el('div', 'kids');
+		box.append(row, kids);
+		function fill(limit) {
+			kids.textContent = '';
+			const cs = [];
+			for (let c = t.first[i]; c >= 0; c = t.next[c])
+				cs.push(c);
+			cs.sort(function (x, y) { return a.inc[m][y] - a.inc[m][x]; });
+			const shown = Math.min(cs.length, limit);
+			for (let k = 0; k < shown; k++)
+				kids.append(treeNode(t, a, cs[k], depth + 1, expanded, marks));
+			if (shown < cs.length) {
+				const more = el('div', 'more', '\u2026 ' + (cs.length - shown) + ' more children');
+				more.style.paddingLeft = ((depth + 1) * 14 + 18) + 'px';
+				more.addEventListener('click', function () { fill(limit + 200); });
+				kids.append(more);
+			}
+		}
+		if (expanded.has(i))
+			fill(200);
+		tg.addEventListener('click', function () {
+			if (t.first[i] < 0)
+				return;
+			if (expanded.has(i)) {
+				expanded.delete(i);
+				kids.textContent = '';
+				tg.textContent = '\u25b8';
+			} else {
+				expanded.add(i);
+				tg.textContent = '\u25be';
+				fill(200);
+			}
+		});
+		return box;
+	}
+
+	function renderTree() {
+		const v = views.tree;
+		v.textContent = '';
+		const tr = el('div', 'tree');
+		tr.append(treeHead(), treeNode(S.tree, S.a, 0, 0, S.expanded, true));
+		v.append(tr);
+	}
+
+	function expandPath(n) {
+		for (let p = S.tree.parent[n]; p >= 0; p = S.tree.parent[p])
+			S.expanded.add(p);
+	}
+
+	hotBtn.addEventListener('click', function () {
+		S.arm.forEach(function (n) { S.expanded.add(n); });
+		S.tab = 'tree';
+		render();
+	});
+
+	function findNext() {
+		const q = searchIn.value.toLowerCase();
+		S.search = q;
+		if (!q) {
+			S.hit = -1;
+			render();
+			return;
+		}
+		const t = S.tree, order = S.a.order;
+		for (let k = 0; k < t.n; k++) {
+			const j = (S.searchFrom + k) % t.n, i = order[j];
+			if (ccFull(t.cc[i]).toLowerCase().indexOf(q) >= 0) {
+				S.hit = i;
+				S.searchFrom = j + 1;
+				expandPath(i);
+				if (S.tab !== 'flat')
+					S.tab = 'tree';
+				render();
+				const row = views.tree.querySelector('.row[data-node="' + i + '"]');
+				if (row && row.scrollIntoView)
+					row.scrollIntoView({ block: 'center' });
+				return;
+			}
+		}
+		S.hit = -1;
+		render();
+		status.textContent = 'no cost centre matches \u201c' + searchIn.value + '\u201d';
+	}
+	searchBtn.addEventListener('click', findNext);
+	searchIn.addEventListener('keydown', function (e) { if (e.key === 'Enter') findNext(); });
+
+	/* ---- the flat / inherited table ---- */
+
+	const columns = [
+		{ key: 'sel', title: 'sel', left: true },
+		{ key: 'name', title: 'cost centre', left: true },
+		{ key: 'module', title: 'module', left: true },
+		{ key: 'self', title: 'self' },
+		{ key: 'selfpct', title: '%self' },
+		{ key: 'inh', title: 'inherited' },
+		{ key: 'inhpct', title: '%inh' }
+	];
+	if (entriesMetric >= 0)
+		columns.push({ key: 'entries', title: 'entries' });
+
+	function renderFlat() {
+		const v = views.flat, a = S.a, m = S.metric, tot = total();
+		v.textContent = '';
+		const rows = [];
+		for (let c = 0; c < NCC; c++) {
+			if (!baseSeen[c] || (D.ccs[c][3] & SYNTHETIC))
+				continue;
+			if (S.sel[c] && !a.seen[c])
+				continue;	/* pruned away */
+			rows.push(c);
+		}
+		const key = S.sortCol, dir = S.sortDesc ? -1 : 1;
+		function val(c) {
+			switch (key) {
+			case 'sel': return S.sel[c];
+			case 'name': return ccLabel(c);
+			case 'module': return ccModule(c);
+			case 'self': case 'selfpct': return S.sel[c] ? a.self[m][c] : -Infinity;
+			case 'inh': case 'inhpct': return S.sel[c] ? a.inh[m][c] : -Infinity;
+			case 'entries': return S.sel[c] ? a.self[entriesMetric][c] : -Infinity;
+			}
+			return 0;
+		}
+		rows.sort(function (x, y) {
+			const p = val(x), q = val(y);
+			if (p < q) return -dir;
+			if (p > q) return dir;
+			return ccFull(x) < ccFull(y) ? -1 : ccFull(x) > ccFull(y) ? 1 : 0;
+		});
+		const table = el('table', 'flat');
+		const thead = el('thead'), hr = el('tr');
+		columns.forEach(function (col) {
+			const th = el('th', (col.left ? 'l ' : '') + (S.sortCol === col.key ? 'sorted' : ''),
+			    col.title + (S.sortCol === col.key ? (S.sortDesc ? ' \u25be' : ' \u25b4') : ''));
+			th.dataset.col = col.key;
+			th.addEventListener('click', function () {
+				if (S.sortCol === col.key)
+					S.sortDesc = !S.sortDesc;
+				else {
+					S.sortCol = col.key;
+					S.sortDesc = !col.left;
+				}
+				renderFlat();
+			});
+			hr.append(th);
+		});
+		thead.append(hr);
+		const tbody = el('tbody');
+		const q = S.search;
+		const shown = Math.min(rows.length, S.flatLimit);
+		for (let k = 0; k < shown; k++) {
+			const c = rows[k], tr = el('tr', S.sel[c] ? '' : 'off');
+			tr.dataset.cc = String(c);
+			tr.dataset.name = ccFull(c);
+			if (q && ccFull(c).toLowerCase().indexOf(q) >= 0)
+				tr.classList.add('hit');
+			const box = el('input');
+			box.type = 'checkbox';
+			box.checked = !!S.sel[c];
+			box.disabled = c === base.cc[0];
+			box.title = 'select or de-select this cost centre';
+			box.addEventListener('change', function () {
+				S.override.set(c, box.checked);
+				recompute();
+			});
+			const td0 = el('td', 'l');
+			td0.append(box);
+			const name = el('td', 'l');
+			const link = el('span', 'link', ccLabel(c));
+			link.title = 'show the callers of ' + ccFull(c);
+			link.addEventListener('click', function () {
+				S.callersOf = c;
+				computeCallers();
+				S.tab = 'callers';
+				render();
+			});
+			name.append(link);
+			tr.append(td0, name, el('td', 'l', ccModule(c)));
+			const cells = S.sel[c] ? [a.self[m][c], pct(a.self[m][c], tot), a.inh[m][c],
+			    pct(a.inh[m][c], tot)] : ['\u2013', '', '\u2013', ''];
+			['self', 'selfpct', 'inh', 'inhpct'].forEach(function (k2, j) {
+				const td = el('td', k2, typeof cells[j] === 'number' ? fmt(cells[j]) : cells[j]);
+				if (typeof cells[j] === 'number')
+					td.dataset.v = String(cells[j]);
+				tr.append(td);
+			});
+			if (entriesMetric >= 0)
+				tr.append(el('td', 'entries', S.sel[c] ? fmt(a.self[entriesMetric][c]) : '\u2013'));
+			tbody.append(tr);
+		}
+		table.append(thead, tbody);
+		v.append(table);
+		if (shown < rows.length) {
+			const more = el('div', 'more', 'show all ' + rows.length + ' cost centres');
+			more.addEventListener('click', function () {
+				S.flatLimit = rows.length;
+				renderFlat();
+			});
+			v.append(more);
+		}
+	}
+
+	/* ---- callers ---- */
+
+	function renderCallers() {
+		const v = views.callers;
+		v.textContent = '';
+		if (S.callersOf < 0) {
+			v.append(el('p', 'note', 'Click a cost centre in the flat table to see its callers: ' +
+			    'every calling context of its outermost occurrences, merged into one tree.'));
+			return;
+		}
+		if (!S.callersTree) {
+			v.append(el('p', 'note', ccFull(S.callersOf) + ' does not occur in this view.'));
+			return;
+		}
+		const t = S.callersTree, a = S.callersA;
+		v.append(el('p', 'note', 'Callers of ' + ccFull(S.callersOf) + ': ' +
+		    fmt(a.inc[S.metric][0]) + ' ' + D.metrics[S.metric].unit + ' in ' +
+		    (function () { let k = 0; for (let i = 0; i < t.n; i++) if (t.first[i] < 0) k++; return k; })() +
+		    ' calling contexts.'));
+		const tr = el('div', 'tree');
+		tr.append(treeHead(), treeNode(t, a, 0, 0, S.callersExpanded, false));
+		v.append(tr);
+	}
+
+	/* ---- flame graph (icicle: root on top) ---- */
+
+	const ROW = 18;
+	let flameRects = [];
+	function colour(c) {
+		let h = 0;
+		const s = ccFull(c);
+		for (let i = 0; i < s.length; i++)
+			h = (h * 31 + s.charCodeAt(i)) | 0;
+		const x = Math.abs(h);
+		return 'hsl(' + (10 + x % 40) + ',' + (70 + x % 25) + '%,' + (55 + (x >> 8) % 15) + '%)';
+	}
+	function renderFlame() {
+		const v = views.flame, t = S.tree, a = S.a, m = S.metric;
+		v.textContent = '';
+		v.append(el('p', 'note', 'Width is inclusive ' + D.metrics[m].name +
+		    '. Click a frame to zoom in, the top frame to zoom out.'));
+		const box = el('div', 'flame'), canvas = el('canvas');
+		box.append(canvas);
+		v.append(box);
+		const W = Math.max(300, v.clientWidth || 1000);
+		const rects = [];
+		let maxDepth = 0;
+		const root = S.flameRoot, rootInc = Math.max(a.inc[m][root], 0);
+		/* Lay out with an explicit stack: [node, x, depth]. */
+		const stack = [[root, 0, 0]];
+		while (stack.length) {
+			const e = stack.pop(), n = e[0], w = rootInc ? W * Math.max(a.inc[m][n], 0) / rootInc : 0;
+			if (w < 0.5)
+				continue;
+			rects.push({ n: n, x: e[1], y: e[2] * ROW, w: w });
+			if (e[2] > maxDepth)
+				maxDepth = e[2];
+			let x = e[1];
+			for (let c = t.first[n]; c >= 0; c = t.next[c]) {
+				const cw = rootInc ? W * Math.max(a.inc[m][c], 0) / rootInc : 0;
+				stack.push([c, x, e[2] + 1]);
+				x += cw;
+			}
+		}
+		const dpr = window.devicePixelRatio || 1;
+		canvas.width = W * dpr;
+		canvas.height = (maxDepth + 1) * ROW * dpr;
+		canvas.style.height = ((maxDepth + 1) * ROW) + 'px';
+		const g = canvas.getContext('2d');
+		g.scale(dpr, dpr);
+		g.font = '11px system-ui, sans-serif';
+		g.textBaseline = 'middle';
+		rects.forEach(function (r) {
+			const c = t.cc[r.n];
+			g.fillStyle = S.armSet.has(r.n) ? '#c2410c' : colour(c);
+			g.fillRect(r.x, r.y, Math.max(r.w - 1, 0.5), ROW - 1);
+			if (r.w > 30) {
+				g.fillStyle = S.armSet.has(r.n) ? '#fff' : '#1d2433';
+				g.save();
+				g.beginPath();
+				g.rect(r.x, r.y, r.w - 2, ROW);
+				g.clip();
+				g.fillText(ccLabel(c), r.x + 3, r.y + ROW / 2);
+				g.restore();
+			}
+		});
+		flameRects = rects;
+		function at(ev) {
+			const b = canvas.getBoundingClientRect();
+			const x = (ev.clientX - b.left) * W / b.width, y = ev.clientY - b.top;
+			for (let k = rects.length - 1; k >= 0; k--) {
+				const r = rects[k];
+				if (x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + ROW)
+					return r.n;
+			}
+			return -1;
+		}
+		canvas.addEventListener('mousemove', function (ev) {
+			const n = at(ev);
+			if (n < 0) {
+				tip.style.display = 'none';
+				return;
+			}
+			tip.textContent = ccFull(t.cc[n]) + ': ' + fmt(a.inc[m][n]) + ' ' +
+			    D.metrics[m].unit + ' (' + pct(a.inc[m][n], total()) + '%), self ' + fmt(t.own[m][n]);
+			tip.style.display = 'block';
+			tip.style.left = (ev.clientX + 12) + 'px';
+			tip.style.top = (ev.clientY + 12) + 'px';
+		});
+		canvas.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
+		canvas.addEventListener('click', function (ev) {
+			const n = at(ev);
+			if (n < 0)
+				return;
+			S.flameRoot = n === S.flameRoot ? Math.max(t.parent[n], 0) : n;
+			renderFlame();
+		});
+	}
+
+	/* ---- everything ---- */
+
+	function render() {
+		const m = S.metric, t = S.tree, tot = total();
+		Array.prototype.forEach.call(tabs.children, function (b) {
+			b.classList.toggle('active', b.id === 'tab-' + S.tab);
+		});
+		Object.keys(views).forEach(function (k) { views[k].classList.toggle('active', k === S.tab); });
+		hotline.textContent = '';
+		const hotPath = [];
+		for (let n = S.hot; n >= 0; n = t.parent[n])
+			if (!(D.ccs[t.cc[n]][3] & SYNTHETIC))
+				hotPath.unshift(ccFull(t.cc[n]));
+		const hp = el('span', '', 'Hot stack: ' + fmt(t.own[m][S.hot]) + ' ' + D.metrics[m].unit +
+		    ' (' + pct(t.own[m][S.hot], tot) + '% of ' + fmt(tot) + ') ');
+		const code = el('code', '', '<' + hotPath.join(';') + '>');
+		code.id = 'hot-stack';
+		hotline.append(hp, code);
+		let text = t.n + ' stacks \u00b7 total ' + fmt(tot) + ' ' + D.metrics[m].unit;
+		if (D.metrics[m].kind === 'count')
+			text += ' (a count metric)';
+		const off = [];
+		for (let c = 0; c < NCC; c++)
+			if (baseSeen[c] && !S.sel[c])
+				off.push(c);
+		if (off.length)
+			text += ' \u00b7 ' + off.length + ' cost centres de-selected';
+		if (S.report)
+			text += ' \u00b7 pruned ' + S.report.stacks + ' stacks, ' + fmt(S.report.folded[m]) +
+			    ' ' + D.metrics[m].unit + ' folded into parents';
+		status.textContent = text;
+		if (S.tab === 'tree')
+			renderTree();
+		else if (S.tab === 'flat')
+			renderFlat();
+		else if (S.tab === 'flame')
+			renderFlame();
+		else
+			renderCallers();
+	}
+
+	recompute();
+	document.body.dataset.ready = 'true';
+})();

@@ -1,0 +1,154 @@
+// The HTML viewer in a real browser: Debian's Chromium driven by
+// playwright-core.  Run by tests/tools/test_ccs2html.c as
+//   node tests/js/viewer-test.mjs BINDIR SCRATCHDIR
+// Exit 0 when every check passes; failures are printed one per line.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+const [bindir, scratch] = process.argv.slice(2);
+mkdirSync(scratch, { recursive: true });
+let failures = 0;
+function check(ok, what) {
+	if (ok)
+		console.log(`ok - ${what}`);
+	else {
+		console.log(`not ok - ${what}`);
+		failures++;
+	}
+}
+function html(input, out, ...args) {
+	execFileSync(`${bindir}/ccs2html`, [...args, '-o', out, input]);
+	return out;
+}
+
+const browser = await chromium.launch({
+	executablePath: '/usr/bin/chromium', headless: true,
+	args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+	    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+async function open(file) {
+	const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+	page.requests = [];
+	page.dialogs = [];
+	page.errors = [];
+	page.on('request', (r) => { if (!r.url().startsWith('file:')) page.requests.push(r.url()); });
+	page.on('dialog', (d) => { page.dialogs.push(d.message()); d.dismiss(); });
+	page.on('pageerror', (e) => page.errors.push(e.message));
+	await page.goto('file://' + file);
+	await page.waitForSelector('body[data-ready=true]', { timeout: 10000 });
+	return page;
+}
+const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
+
+// ---- the bundled example: GHC's -P profile of the paper's program ----
+{
+	const page = await open(html('tests/data/ghc/mj.P.prof', `${scratch}/mj.html`));
+	check(page.requests.length === 0, 'no network requests');
+	check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+	check(await page.$$eval('.tree .row:not(.head)', (r) => r.length) < 40,
+	    'the tree is lazy: only the first levels are in the DOM');
+
+	// Expand the hot arm: rev under MAIN;CAF;h;j, 46 of 47 ticks.
+	await page.click('#expand-hot');
+	const arm = await page.$$eval('.row.arm .label', (l) => l.map((e) => e.textContent));
+	check(arm.join(';') === 'MAIN;CAF;h;j;rev', `hot arm expanded: ${arm.join(';')}`);
+	check(await page.$eval('.row.hot .label', (e) => e.textContent) === 'rev', 'hot stack is rev');
+	check(await num(page, '.row.hot .self') === 46, 'hot stack has 46 ticks');
+	check((await page.textContent('#hot-stack')) === '<MAIN.MAIN;Main.CAF;Main.h;Main.j;Main.rev>',
+	    'hot stack shown in full');
+
+	// De-select rev: j's flat value becomes its old inherited value.
+	await page.click('#tab-flat');
+	const jInh = await num(page, 'tr[data-name="Main.j"] td.inh');
+	const jSelf = await num(page, 'tr[data-name="Main.j"] td.self');
+	check(jInh === 46 && jSelf === 0, `j before: self ${jSelf}, inherited ${jInh}`);
+	await page.uncheck('tr[data-name="Main.rev"] input');
+	await page.waitForSelector('tr[data-name="Main.rev"].off');
+	check(await num(page, 'tr[data-name="Main.j"] td.self') === jInh,
+	    'after de-selecting rev, j self = its old inherited');
+	check(await num(page, 'tr[data-name="Main.i"] td.self') === 1, 'i gets the rev tick under i');
+	check(await num(page, 'tr[data-name="MAIN.MAIN"] td.inh') === 47, 'total conserved');
+
+	// Sorting by any column.
+	await page.click('th[data-col="name"]');
+	const names = await page.$$eval('tbody tr td:nth-child(2)', (t) => t.map((e) => e.textContent));
+	check(names.length > 5 && names.every((n, i) => i === 0 || names[i - 1] <= n),
+	    'sorted by name');
+
+	// Select patterns: only h and j (and the root).
+	await page.click('#reset');
+	await page.fill('#select', 'h Main.j');
+	await page.click('#apply');
+	check(await num(page, 'tr[data-name="Main.j"] td.self') === 46, 'select h j: j self 46');
+	check(await num(page, 'tr[data-name="MAIN.MAIN"] td.self') === 1,
+	    'select h j: the root gets the rest');
+
+	// Threshold: stacks below 10 inclusive ticks fold into their parent.
+	await page.click('#reset');
+	await page.fill('#min', '10');
+	await page.click('#apply');
+	check(/pruned \d+ stacks, 1 ticks folded/.test(await page.textContent('#status')),
+	    `threshold reported: ${await page.textContent('#status')}`);
+	check(await num(page, 'tr[data-name="MAIN.MAIN"] td.inh') === 47, 'threshold conserves the total');
+	check(await page.$('tr[data-name="Main.i"]') === null, 'i (1 tick) pruned away');
+
+	// Exclude pattern.
+	await page.fill('#min', '');
+	await page.fill('#exclude', 'h');
+	await page.click('#apply');
+	check(await num(page, 'tr[data-name="Main.CAF"] td.self') === 46, 'exclude h folds 46 into CAF');
+
+	// Search.
+	await page.click('#reset');
+	await page.click('#tab-tree');
+	await page.fill('#search', 'rev');
+	await page.click('#find');
+	check(await page.$eval('.row.hit .label', (e) => e.textContent) === 'rev', 'search finds rev');
+
+	// Callers of rev.
+	await page.click('#tab-flat');
+	await page.click('tr[data-name="Main.rev"] .link');
+	check(/Callers of Main\.rev: 47 ticks in 6 calling contexts/.test(await page.textContent('#view-callers')),
+	    `callers: ${await page.textContent('#view-callers .note')}`);
+
+	// Flame graph.
+	await page.click('#tab-flame');
+	check(await page.$eval('#view-flame canvas', (c) => c.height > 0 && c.width > 0), 'flame graph drawn');
+
+	// Another metric.
+	await page.selectOption('#metric', { label: 'alloc (bytes)' });
+	check(/bytes/.test(await page.textContent('#status')), 'metric chosen in the page');
+	await page.click('#tab-tree');
+	await page.click('#expand-hot');
+	await page.screenshot({ path: `${scratch}/mj.png`, fullPage: true });
+	check(page.dialogs.length === 0 && page.errors.length === 0, 'no dialogs, no errors');
+	await page.close();
+}
+
+// ---- hostile names are text ----
+{
+	const names = ['<img src=x onerror=alert(1)>', '</script><script>alert(2)</script>',
+	    '<!--', '"\'&amp;', '<svg onload=alert(3)>'];
+	const folded = names.map((n, i) => `main;${n.replace(/;/g, '\\;')} ${i + 1}\n`).join('') +
+	    'main;f\\;g 5\n';
+	writeFileSync(`${scratch}/hostile.folded`, folded);
+	const page = await open(html(`${scratch}/hostile.folded`, `${scratch}/hostile.html`));
+	await page.click('#tab-flat');
+	const shown = await page.$$eval('tbody tr', (r) => r.map((e) => e.dataset.name));
+	for (const n of names)
+		check(shown.includes(n), `name shown as text: ${n}`);
+	check(shown.includes('f;g'), 'escaped ; in folded input');
+	check(await page.$$eval('img, svg', (x) => x.length) === 0, 'no element made from a name');
+	await page.click('#tab-tree');
+	await page.click('#expand-hot');
+	await page.click('#tab-flame');
+	check(page.dialogs.length === 0, `no script ran (dialogs: ${page.dialogs.join(', ')})`);
+	check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+	await page.close();
+}
+
+await browser.close();
+console.log(failures ? `${failures} failed` : 'all passed');
+process.exit(failures ? 1 : 0);
