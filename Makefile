@@ -32,7 +32,8 @@ BINS       = $(TOOLS:%=$(B)/bin/%)
 SONAME     = libprofdb.so.$(SOVERSION)
 
 .PHONY: all check lint demo deps install uninstall clean
-all: $(B)/libprofdb.a $(B)/$(SONAME) $(B)/libccsformats.a $(BINS) $(B)/profdb.pc
+all: $(B)/libprofdb.a $(B)/$(SONAME) $(B)/libccsformats.a $(BINS) \
+    $(B)/profdb.pc $(B)/ccsformats.pc
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -63,10 +64,11 @@ $(B)/bin/%: $(B)/tools/%.o $(B)/tools/common.o $(B)/libccsformats.a $(B)/libprof
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) -lm
 
-$(B)/profdb.pc: profdb.pc.in config.mk
+$(B)/%.pc: %.pc.in config.mk
+	@mkdir -p $(@D)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-	    profdb.pc.in > $@
+	    $< > $@
 
 $(B)/run-tests: $(TEST_OBJS) $(B)/libccsformats.a $(B)/libprofdb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(CRIT_LIBS) $(DEP_LIBS) -lm
@@ -98,8 +100,9 @@ install: all
 	install -m 644 $(B)/libprofdb.a $(DESTDIR)$(LIBDIR)
 	install -m 755 $(B)/$(SONAME) $(DESTDIR)$(LIBDIR)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libprofdb.so
-	install -m 644 libprofdb/pdb.h $(DESTDIR)$(INCLUDEDIR)
-	install -m 644 $(B)/profdb.pc $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 $(B)/libccsformats.a $(DESTDIR)$(LIBDIR)
+	install -m 644 libprofdb/pdb.h formats/formats.h $(DESTDIR)$(INCLUDEDIR)
+	install -m 644 $(B)/profdb.pc $(B)/ccsformats.pc $(DESTDIR)$(PKGCONFIGDIR)
 	for m in $(MANS); do \
 	    s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANPREFIX)/man$$s; done
 
@@ -107,7 +110,8 @@ uninstall:
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINDIR)/$$t; done
 	rm -f $(DESTDIR)$(LIBDIR)/libprofdb.a $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	    $(DESTDIR)$(LIBDIR)/libprofdb.so $(DESTDIR)$(INCLUDEDIR)/pdb.h \
-	    $(DESTDIR)$(PKGCONFIGDIR)/profdb.pc
+	    $(DESTDIR)$(LIBDIR)/libccsformats.a $(DESTDIR)$(INCLUDEDIR)/formats.h \
+	    $(DESTDIR)$(PKGCONFIGDIR)/profdb.pc $(DESTDIR)$(PKGCONFIGDIR)/ccsformats.pc
 	for m in $(MANS); do \
 	    s=$${m##*.}; rm -f $(DESTDIR)$(MANPREFIX)/man$$s/$${m##*/}; done
 

@@ -13,9 +13,11 @@
  * frames, backslash escapes '\\', ';' as '\;', newline as '\n' and
  * carriage return as '\r'.
  *
- * Reading.  Every file gets a synthetic root, so that several roots, and
- * stacks that a compressing Push re-roots, always have a common bottom;
- * pdb_read_tree() drops it again when one real root is left.  Events
+ * Reading.  Every file gets a synthetic root, the MAIN of the paper's
+ * stacks: folded lines have no common bottom of their own (a file may
+ * have several roots, and a compressing Push can re-root a stack), and
+ * every real frame stays selectable.  Writers and reports leave it out.
+ * Events
  * reuse the path of the previous line, so sorted input streams with few
  * events.  The tree is built through Push, so a frame repeated on one
  * line is compressed.
@@ -33,31 +35,40 @@
 static int
 folded_probe(const unsigned char *head, size_t len)
 {
-	size_t i, end;
+	size_t i, start = 0, end;
 	int digits = 0;
 
-	if (len == 0)
-		return 0;
 	for (i = 0; i < len; i++)
 		if (head[i] == '\0')
 			return 0;
-	/* The first line must end in " <integer>". */
-	for (end = 0; end < len && head[end] != '\n'; end++)
-		;
-	if (end == len && len >= 4096)
+	/* Skip blank and comment lines, as the reader does. */
+	for (;;) {
+		for (end = start; end < len && head[end] != '\n'; end++)
+			;
+		if (end == len)
+			break;
+		for (i = start; i < end && (head[i] == ' ' || head[i] == '\t' ||
+		    head[i] == '\r'); i++)
+			;
+		if (i < end && head[i] != '#')
+			break;
+		start = end + 1;
+	}
+	if (start >= len || (end == len && len >= 4096))
 		return 0;
+	/* The first stack line must end in " <integer>". */
 	i = end;
-	if (i > 0 && head[i - 1] == '\r')
+	if (i > start && head[i - 1] == '\r')
 		i--;
-	while (i > 0 && isdigit(head[i - 1])) {
+	while (i > start && isdigit(head[i - 1])) {
 		i--;
 		digits++;
 	}
-	if (digits == 0 || i == 0)
+	if (digits == 0 || i == start)
 		return 0;
 	if (head[i - 1] == '-')
 		i--;
-	if (i == 0 || (head[i - 1] != ' ' && head[i - 1] != '\t'))
+	if (i == start || (head[i - 1] != ' ' && head[i - 1] != '\t'))
 		return 0;
 	return 40;
 }

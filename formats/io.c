@@ -139,8 +139,6 @@ pdb_read_tree(struct pdb *db, const char *path, const struct pdb_format *fmt,
 	if (rc == PDB_OK && pdb_node_count(db) == 0)
 		rc = pdb_seterr(db, PDB_EFORMAT, "%s: no stacks in profile",
 		    strcmp(path, "-") == 0 ? "<stdin>" : path);
-	if (rc == PDB_OK)
-		rc = pdb_tree_drop_trivial_root(db);
 	return rc;
 }
 

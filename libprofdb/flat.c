@@ -125,6 +125,7 @@ f_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 		f->root_cc = cc;
 	if (reserve_cc(f, db, cc) != PDB_OK)
 		return PDB_ENOMEM;
+
 	if (pdbi_grow(&f->path, &f->cappath, f->depth + 1, sizeof(*f->path)) ||
 	    pdbi_grow(&f->acc, &f->capacc, (f->depth + 1) * nm + 1,
 	    sizeof(*f->acc)))

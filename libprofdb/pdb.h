@@ -207,12 +207,6 @@ void		 pdb_node_add_values(struct pdb *, uint32_t node,
 uint32_t	 pdb_walk_first(const struct pdb *, uint32_t *depth);
 uint32_t	 pdb_walk_next(const struct pdb *, uint32_t node, uint32_t *depth);
 
-/*
- * If the root is synthetic (PDB_CC_SYNTHETIC), has exactly one child and
- * no cost of its own, make that child the root.  Node indices shift.
- */
-int		 pdb_tree_drop_trivial_root(struct pdb *);
-
 /* Inclusive values of every node (node * nmetrics + metric), computed in
  * one pass.  Returns a malloc'd array the caller frees, or NULL. */
 int64_t		*pdb_inclusive_new(const struct pdb *);

@@ -11,16 +11,19 @@
 #include "common.h"
 
 static const char usage[] =
-    "ccs-convert [-f format] -t format [-o file] [--pgcl-version N] [file]";
+    "ccs-convert [-F] [--compress] [-f format] -t format [-o file] "
+    "[--pgcl-version N] [file]";
 
 static const char helptext[] =
     "Convert a profile from one format to another.\n\n"
     "  -t, --to FORMAT        output format (default: from -o's extension)\n"
     "      --pgcl-version N   write pgcl version N (1 or 2; default 2)\n"
     "  -F, --force            write binary output even to a terminal\n"
+    "      --compress         compress stacks: no cost centre twice on one\n"
+    "                         stack (Morgan & Jarvis 2.4)\n"
     TOOL_COMMON_HELP;
 
-enum { OPT_PGCL_VERSION = OPT_TOOL_BASE };
+enum { OPT_PGCL_VERSION = OPT_TOOL_BASE, OPT_COMPRESS };
 
 int
 main(int argc, char *argv[])
@@ -30,13 +33,13 @@ main(int argc, char *argv[])
 		{ "to", required_argument, NULL, 't' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "pgcl-version", required_argument, NULL, OPT_PGCL_VERSION },
+		{ "compress", no_argument, NULL, OPT_COMPRESS },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tool_common c;
 	struct pdb *db;
 	const char *path;
-	FILE *out;
-	int ch, rc;
+	int ch, rc, compress = 0;
 
 	tool_init(argv[0], &c);
 	while ((ch = getopt_long(argc, argv, TOOL_COMMON_SHORTOPTS "Ft:",
@@ -49,6 +52,9 @@ main(int argc, char *argv[])
 			break;
 		case 't':
 			c.outformat = tool_outformat(optarg);
+			break;
+		case OPT_COMPRESS:
+			compress = 1;
 			break;
 		case OPT_PGCL_VERSION:
 			c.opts.pgcl_version = (int)tool_strtonum("--pgcl-version",
@@ -70,23 +76,25 @@ main(int argc, char *argv[])
 	c.opts.metric = c.metric;
 
 	db = tool_pdb_new();
+	rc = TOOL_ERR;
 	if (pdb_read_tree(db, path, c.informat, &c.opts, NULL) != PDB_OK) {
 		tool_pdberr(db);
-		return TOOL_ERR;
+		goto out;
 	}
 	if (c.metric != NULL && tool_metric(&c, db) < 0)
-		return TOOL_ERR;
-	if ((out = tool_output_open(&c, c.outformat->flags & PDB_FMT_BINARY)) ==
-	    NULL)
-		return TOOL_ERR;
-	rc = pdb_write(db, out, c.outformat, &c.opts);
-	if (rc != PDB_OK) {
-		tool_warnx("%s: %s", tool_output_name(&c), pdb_errmsg(db));
-		if (out != stdout)
-			fclose(out);
-		return TOOL_ERR;
+		goto out;
+	if (compress) {
+		struct pdb *t = pdb_project_new(db, NULL);
+
+		if (t == NULL) {
+			tool_pdberr(db);
+			goto out;
+		}
+		pdb_free(db);
+		db = t;
 	}
-	rc = tool_output_close(&c, out) == 0 ? TOOL_OK : TOOL_ERR;
+	rc = tool_write_profile(&c, db);
+out:
 	pdb_free(db);
 	tool_common_free(&c);
 	return rc;

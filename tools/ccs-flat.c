@@ -214,28 +214,34 @@ main(int argc, char *argv[])
 	path = tool_one_input(argc, argv, usage);
 
 	db = tool_pdb_new();
+	rows = NULL;
+	rc = TOOL_ERR;
 	if ((flat = pdb_flat_new(c.sel)) == NULL) {
 		tool_warnx("out of memory");
-		return TOOL_ERR;
+		goto out;
 	}
-	rc = pdb_read_stream(db, path, c.informat, &c.opts,
-	    pdb_flat_sink(flat), NULL);
-	if (rc != PDB_OK) {
+	if (pdb_read_stream(db, path, c.informat, &c.opts,
+	    pdb_flat_sink(flat), NULL) != PDB_OK) {
 		tool_pdberr(db);
-		return TOOL_ERR;
+		goto out;
 	}
-	if ((metric = tool_metric(&c, db)) < 0)
-		return pdb_metric_count(db) == 0 ? TOOL_OK : TOOL_ERR;
+	if ((metric = tool_metric(&c, db)) < 0) {
+		if (pdb_metric_count(db) == 0)
+			rc = TOOL_OK;
+		goto out;
+	}
 	entries = pdb_metric_find(db, "entries");
 
 	ncc = pdb_flat_cc_count(flat);
 	if ((rows = calloc(ncc ? ncc : 1, sizeof(*rows))) == NULL) {
 		tool_warnx("out of memory");
-		return TOOL_ERR;
+		goto out;
 	}
 	for (cc = 0; cc < ncc; cc++) {
+		/* A synthetic root shows only when cost is left on it. */
 		if (!pdb_flat_seen(flat, cc) || !pdb_flat_selected(flat, cc) ||
-		    (pdb_cc_flags(db, cc) & PDB_CC_SYNTHETIC))
+		    ((pdb_cc_flags(db, cc) & PDB_CC_SYNTHETIC) &&
+		    pdb_flat_self(flat, cc, (unsigned)metric) == 0))
 			continue;
 		rows[n].cc = cc;
 		rows[n].self = pdb_flat_self(flat, cc, (unsigned)metric);
@@ -249,12 +255,13 @@ main(int argc, char *argv[])
 		n = (size_t)top;
 
 	if ((out = tool_output_open(&c, 0)) == NULL)
-		return TOOL_ERR;
+		goto out;
 	if (tsv)
 		print_tsv(out, db, rows, n, entries, flat);
 	else
 		print_table(out, db, rows, n, metric, entries, flat);
 	rc = tool_output_close(&c, out) == 0 ? TOOL_OK : TOOL_ERR;
+out:
 	free(rows);
 	pdb_flat_free(flat);
 	pdb_free(db);

@@ -31,8 +31,13 @@ tool_init(const char *argv0, struct tool_common *c)
 	const char *slash;
 
 	if (argv0 != NULL && *argv0 != '\0') {
-		slash = strrchr(argv0, '/');
-		tool_progname = slash ? slash + 1 : argv0;
+		/*
+		 * getopt(3) names the program by argv[0] in its messages:
+		 * shorten argv[0] itself, in place, to the base name.
+		 */
+		if ((slash = strrchr(argv0, '/')) != NULL)
+			memmove((char *)argv0, slash + 1, strlen(slash + 1) + 1);
+		tool_progname = argv0;
 	}
 	if (c != NULL) {
 		memset(c, 0, sizeof(*c));

@@ -19,15 +19,15 @@
 
 /* Parameters are indices: pointers do not survive Criterion's exec. */
 static const char *const fixtures[] = {
-	"../shared/corpus/pgcl/synthetic-400.pgcl",
-	"../shared/corpus/ghc/mj.P.prof",
-	"../shared/corpus/ghc/mj.prof",
-	"../shared/corpus/ghc/mj.json",
-	"../shared/corpus/ghc/clausify.P.prof",
-	"../shared/corpus/ghc/demo.pa.prof",
-	"../shared/corpus/ghc/quirks-N2.prof",
-	"../shared/corpus/paper/fig7.folded",
-	"../shared/corpus/paper/s2.4-uncompressed.folded",
+	"tests/data/pgcl/synthetic-400.pgcl",
+	"tests/data/ghc/mj.P.prof",
+	"tests/data/ghc/mj.prof",
+	"tests/data/ghc/mj.json",
+	"tests/data/ghc/clausify.P.prof",
+	"tests/data/ghc/demo.pa.prof",
+	"tests/data/ghc/quirks-N2.prof",
+	"tests/data/paper/fig7.folded",
+	"tests/data/paper/s2.4-uncompressed.folded",
 };
 #define NFIXTURES (sizeof(fixtures) / sizeof(fixtures[0]))
 static int fixture_index[NFIXTURES] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
@@ -55,7 +55,7 @@ Test(json, detected_by_content_whatever_the_name)
 {
 	struct run r;
 
-	run(&r, "ccs-convert -t json ../shared/corpus/paper/fig7.folded > "
+	run(&r, "ccs-convert -t json tests/data/paper/fig7.folded > "
 	    "/tmp/ccsjson-$$.prof && ccs-flat --tsv /tmp/ccsjson-$$.prof; "
 	    "s=$?; rm -f /tmp/ccsjson-$$.prof; exit $s");
 	cr_assert_eq(r.status, 0, "%s", r.err);
@@ -177,7 +177,7 @@ Test(speedscope, weights_sum_to_the_total)
 {
 	struct run r;
 
-	run(&r, "ccs-convert -t speedscope ../shared/corpus/ghc/mj.P.prof | "
+	run(&r, "ccs-convert -t speedscope tests/data/ghc/mj.P.prof | "
 	    "node -e 'let d=JSON.parse(require(\"fs\").readFileSync(0));"
 	    "for (const p of d.profiles) console.log(p.name, p.unit, "
 	    "p.weights.reduce((a,b)=>a+b,0), p.endValue, "
@@ -193,7 +193,7 @@ Test(speedscope, negative_weights_left_out_with_a_warning)
 {
 	struct run r;
 
-	run(&r, "ccs-convert -t speedscope ../shared/corpus/pgcl/synthetic-400.pgcl "
+	run(&r, "ccs-convert -t speedscope tests/data/pgcl/synthetic-400.pgcl "
 	    "> /dev/null");
 	cr_assert_eq(r.status, 0);
 	cr_assert(strstr(r.err, "warning: speedscope: ") != NULL &&

@@ -102,23 +102,22 @@ Test(ccs_flat, theta_deselect_b)
 }
 
 /*
- * a, the root, is always selected (DESIGN.md).  Disabled: with folded
- * input the stream's root is the reader's synthetic one, so a is not
- * kept selected and its 30 vanish from the table; enable once fixed.
+ * The root is always selected (DESIGN.md).  Folded lines have no common
+ * bottom, so their root is the reader's synthetic "(root)", the paper's
+ * MAIN: what no selected cost centre takes stays there, and shows.
  */
-Test(ccs_flat, theta_select_only_c, .disabled = true)
+Test(ccs_flat, theta_select_only_c)
 {
-	static const struct expect w[] = { { "c", 60, 60 }, { "a", 30, 90 } };
+	static const struct expect w[] = { { "c", 60, 60 }, { "(root)", 30, 90 } };
 
 	check_rows("-s c " THETA, w, 2);
 }
 
-/* Main_main, the root of Fig. 7, keeps what Main_j does not take.
- * Disabled for the same reason as theta_select_only_c. */
-Test(ccs_flat, fig7_select_j_keeps_root, .disabled = true)
+/* The root keeps what Main_j does not take. */
+Test(ccs_flat, fig7_select_j_keeps_root)
 {
 	static const struct expect w[] = {
-		{ "Main_j", 1209, 1209 }, { "Main_main", 28, 1237 },
+		{ "Main_j", 1209, 1209 }, { "(root)", 28, 1237 },
 	};
 
 	check_rows("-s Main_j " FIG7, w, 2);
@@ -173,6 +172,7 @@ Test(ccs_flat, fig7_order)
 {
 	struct run r;
 
+	/* Main_main is a frame like any other: the root is "(root)". */
 	run(&r, "ccs-flat --tsv -d Main_rev -d Main_main " FIG7);
 	cr_assert_eq(r.status, 0);
 	cr_expect_str_eq(r.out,
