@@ -2,15 +2,1197 @@
 /*
  * Copyright (c) 2026 The ccstools authors
  *
- * Graphviz call graph (DOT, or SVG/PNG/PDF through gvc)
+ * Graphviz writer: the call graph of Morgan & Jarvis section 3 (Figs. 8,
+ * 10-13), or the stack tree, built with cgraph and written as DOT text
+ * (agwrite) or laid out by dot and rendered by gvc (SVG, PNG, PDF, ...).
+ * Options in fmt_dot.h.
+ *
+ * The call graph.  Every cost centre on a stack of the graph's stack set
+ * (fmt_dot.h) is a node, keyed by its index, so two cost centres with
+ * one label stay two nodes.  Every pair of cost centres adjacent on one
+ * of those stacks, caller below callee, is an arc, labelled with the
+ * number of stacks of the set it occurs in and their total own cost.
+ * Both count a stack once even if the arc occurs on it twice (an
+ * uncompressed .pgcl path can repeat it): an occurrence counts only when
+ * it is the outermost one on its path, the rule that gives each cost
+ * centre its inherited cost, so an arc never costs more than its callee
+ * (or its caller) inherits.  A count metric (entries) is not inherited:
+ * nodes show it as it is, and an arc the callee's count in that caller.
+ *
+ * A stack here is a node of the profile's tree; a folded file's tree has
+ * every prefix of its lines as a stack (of cost 0 unless a line gives
+ * it one), which for the paper's Fig. 7 gives exactly its 20 stacks.
+ *
+ * Size.  Graphviz's layout time explodes past a few hundred nodes, and
+ * creating cgraph objects costs far more than counting, so everything is
+ * aggregated first in arrays and one hash table of arcs, in two linear
+ * passes over the tree without recursion; the nodes to draw are chosen
+ * (thresholds, then the nodecount most expensive) and only then does
+ * cgraph see anything: it never gets an object that is not drawn.
+ *
+ * Quoting.  cgraph quotes what it writes, but two layers remain ours.
+ * Graphviz reads a label's backslash escapes (\N, \l, \n, ...) and HTML
+ * entities (&lt;), so names are escaped for both: '\' becomes "\\" and
+ * '&' "&amp;".  Control characters and bytes that are not UTF-8 are shown
+ * as C escapes ("\n", "\xFF"), so every label is valid UTF-8 and SVG
+ * stays well-formed XML.  And cgraph 2.43 writes a value that ends in a
+ * backslash as "...\", which DOT reads as an escaped quote: such a value
+ * gets a trailing space.
  */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gvc.h>
+
+#include "fmt_dot.h"
 #include "formats.h"
+
+#define FONT		"Helvetica,Arial,sans-serif"
+#define NOARC		UINT32_MAX
+
+/* A growable string; oom is set when an append fails. */
+struct sbuf {
+	char		*s;
+	size_t		 len, cap;
+	int		 oom;
+};
+
+struct arc {
+	uint32_t	 from, to;	/* cost centres: caller, callee */
+	uint32_t	 next;		/* hash chain */
+	uint32_t	 active;	/* occurrences on the current path */
+	uint64_t	 nstacks;	/* stacks of the set it occurs in */
+	int64_t		 cost;		/* their own cost (counts: see top) */
+	unsigned char	 hot;		/* on the expensive arm */
+};
+
+struct dot {
+	struct pdb		*db;
+	const struct pdb_dot_opts *o;
+	unsigned		 m, nm;		/* metric, metric count */
+	int			 count;		/* m is a count metric */
+	int64_t			 total;
+	uint32_t		 nn, ncc;
+	int64_t			*inc;		/* pdb_inclusive_new() */
+	uint32_t		*order;		/* nodes in pre-order */
+	uint32_t		*depth;		/* depth of order[i] */
+	uint32_t		 maxdepth;
+	unsigned char		*incl;		/* node: stack in the set */
+	uint64_t		*isub;		/* set stacks in the subtree */
+	int64_t			*icost;		/* their own cost */
+	uint64_t		 nset;		/* stacks in the set */
+	uint64_t		 nreal;		/* stacks but synthetic ones */
+	unsigned char		*armn;		/* node on the expensive arm */
+	uint32_t		*arm;
+	size_t			 narm;
+	/* Per cost centre. */
+	int64_t			*self, *inh;
+	unsigned char		*present;	/* on a stack of the set */
+	unsigned char		*hotcc;		/* on the expensive arm */
+	unsigned char		*focuscc;	/* matches a focus pattern */
+	/* Arcs, in a chained hash table. */
+	struct arc		*arcs;
+	size_t			 narcs, arccap;
+	uint32_t		*bucket;
+	size_t			 nbucket;	/* a power of two */
+};
+
+/* A node to draw and how it ranks. */
+struct pick {
+	uint32_t	 id;		/* cost centre or tree node */
+	uint32_t	 forced;	/* drawn whatever the thresholds */
+	uint64_t	 tie;		/* smaller first among equal weights */
+	double		 w;		/* |weight| */
+};
+
+/* Graphviz reports through a global callback; collect its messages. */
+static struct sbuf gv_msgs;
+
+static int	 dot_write(struct pdb *, FILE *, const struct pdb_opts *);
 
 const struct pdb_format pdb_fmt_dot = {
 	.abi = PDB_FORMAT_ABI,
 	.name = "dot",
 	.desc = "Graphviz call graph (DOT, or SVG/PNG/PDF through gvc)",
-	.exts = ".dot,.gv,.svg,.png,.pdf",
+	/*
+	 * Only the DOT extensions: without writer options this module
+	 * writes DOT text, which must not land in a file called x.svg.
+	 * ccs2dot picks -T from .svg, .png or .pdf itself.
+	 */
+	.exts = ".dot,.gv",
 	.flags = PDB_FMT_WRITE,
 	.build = PDB_BUILD_RAW,
+	.write = dot_write,
 };
+
+/* ---- strings ---- */
+
+static void
+sb_add(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (pdb_buf_reserve(&b->s, &b->cap, b->len + n + 1) != 0) {
+		b->oom = 1;
+		return;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void
+sb_printf(struct sbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	char tmp[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(tmp)) {
+		sb_add(b, tmp, (size_t)n);
+		return;
+	}
+	/* Longer than tmp: format again into the buffer itself. */
+	if (b->oom || pdb_buf_reserve(&b->s, &b->cap, b->len + (size_t)n + 1)) {
+		b->oom = 1;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* Length of the well-formed UTF-8 sequence at s, or 0. */
+static size_t
+utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
+		    (c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0))
+			return 0;
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
+		    (s[3] & 0xc0) != 0x80 || (c == 0xf0 && s[1] < 0x90) ||
+		    (c == 0xf4 && s[1] >= 0x90))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/*
+ * Append text s as it should appear in a Graphviz label (see the top
+ * comment): the result shows s, never a Graphviz escape or entity.
+ */
+static void
+sb_label(struct sbuf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	while (*p != '\0') {
+		if (*p == '\\') {
+			sb_add(b, "\\\\", 2);
+			p++;
+		} else if (*p == '&') {
+			sb_add(b, "&amp;", 5);
+			p++;
+		} else if (*p == '\n') {
+			sb_add(b, "\\\\n", 3);
+			p++;
+		} else if (*p == '\t') {
+			sb_add(b, "\\\\t", 3);
+			p++;
+		} else if (*p == '\r') {
+			sb_add(b, "\\\\r", 3);
+			p++;
+		} else if (*p < 0x20 || *p == 0x7f ||
+		    (n = utf8_len(p)) == 0) {
+			sb_printf(b, "\\\\x%02X", *p);
+			p++;
+		} else {
+			sb_add(b, (const char *)p, n);
+			p += n;
+		}
+	}
+}
+
+/* A line break inside a label: centred, or left-justified. */
+#define sb_nl(b)	sb_add((b), "\\n", 2)
+#define sb_nl_left(b)	sb_add((b), "\\l", 2)
+
+/* Set attribute name of obj to value (see the top comment on '\'). */
+static void
+set(void *obj, const char *name, const char *value)
+{
+	size_t n = strlen(value);
+	char *tmp;
+
+	if (n > 0 && value[n - 1] == '\\' && (tmp = malloc(n + 2)) != NULL) {
+		memcpy(tmp, value, n);
+		memcpy(tmp + n, " ", 2);
+		agsafeset(obj, (char *)name, tmp, "");
+		free(tmp);
+		return;
+	}
+	agsafeset(obj, (char *)name, (char *)value, "");
+}
+
+static int
+gv_collect(char *msg)
+{
+	sb_add(&gv_msgs, msg, strlen(msg));
+	return 0;
+}
+
+/*
+ * Graphviz's messages as one line: "Error: x\n" pieces become "x; y".
+ * Borrowed from gv_msgs; "" when there are none.
+ */
+static const char *
+gv_message(void)
+{
+	char *s, *d, *line, *next;
+
+	if (gv_msgs.s == NULL || gv_msgs.oom)
+		return "";
+	d = s = gv_msgs.s;
+	for (line = s; *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		if (strncmp(line, "Error: ", 7) == 0)
+			line += 7;
+		else if (strncmp(line, "Warning: ", 9) == 0)
+			line += 9;
+		if (*line == '\0')
+			continue;
+		if (d != s) {
+			*d++ = ';';
+			*d++ = ' ';
+		}
+		memmove(d, line, strlen(line));
+		d += strlen(line);
+	}
+	*d = '\0';
+	return s;
+}
+
+/* ---- numbers and colours ---- */
+
+static double
+frac(int64_t v, int64_t total)
+{
+	double f;
+
+	if (total == 0)
+		return 0;
+	f = fabs((double)v) / fabs((double)total);
+	return f > 1 ? 1 : f;
+}
+
+static double
+pct(int64_t v, int64_t total)
+{
+	return total == 0 ? 0 : 100.0 * (double)v / (double)total;
+}
+
+/* Whether |v| reaches p percent of |total|. */
+static int
+reaches(int64_t v, int64_t total, double p)
+{
+	return fabs((double)v) * 100.0 >= p * fabs((double)total);
+}
+
+static double
+hue2rgb(double p, double q, double t)
+{
+	if (t < 0)
+		t += 1;
+	if (t > 1)
+		t -= 1;
+	if (t < 1.0 / 6)
+		return p + (q - p) * 6 * t;
+	if (t < 0.5)
+		return q;
+	if (t < 2.0 / 3)
+		return p + (q - p) * (2.0 / 3 - t) * 6;
+	return p;
+}
+
+/*
+ * The heat colour of fraction f as "#rrggbb": dark blue at 0, through
+ * cyan, green and yellow, to red at 1 (gprof2dot's temperature scale).
+ * dark scales the lightness, for borders.
+ */
+static void
+heat(double f, double dark, char buf[8])
+{
+	double h, s, l, q, p;
+
+	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	h = 2.0 / 3 * (1 - f);
+	s = 0.8 + 0.2 * f;
+	l = (0.25 + 0.25 * f) * dark;
+	q = l < 0.5 ? l * (1 + s) : l + s - l * s;
+	p = 2 * l - q;
+	snprintf(buf, 8, "#%02x%02x%02x",
+	    (unsigned)lround(255 * hue2rgb(p, q, h + 1.0 / 3)),
+	    (unsigned)lround(255 * hue2rgb(p, q, h)),
+	    (unsigned)lround(255 * hue2rgb(p, q, h - 1.0 / 3)));
+}
+
+/* ---- aggregation ---- */
+
+static uint64_t
+arc_hash(uint32_t from, uint32_t to)
+{
+	uint64_t h = ((uint64_t)from << 32 | to) * 0x9e3779b97f4a7c15ull;
+
+	return h ^ (h >> 29);
+}
+
+static uint32_t
+arc_find(const struct dot *d, uint32_t from, uint32_t to)
+{
+	uint32_t a;
+
+	if (d->nbucket == 0)
+		return NOARC;
+	a = d->bucket[arc_hash(from, to) & (d->nbucket - 1)];
+	for (; a != NOARC; a = d->arcs[a].next)
+		if (d->arcs[a].from == from && d->arcs[a].to == to)
+			return a;
+	return NOARC;
+}
+
+/* The arc from -> to, made if missing; NOARC when out of memory. */
+static uint32_t
+arc_get(struct dot *d, uint32_t from, uint32_t to)
+{
+	struct arc *a;
+	uint32_t i, *nb;
+	size_t k, nbk, h;
+
+	if ((i = arc_find(d, from, to)) != NOARC)
+		return i;
+	if (d->narcs >= NOARC - 1 || pdb_buf_reserve(&d->arcs, &d->arccap,
+	    (d->narcs + 1) * sizeof(*d->arcs)) != 0)
+		return NOARC;
+	if (d->narcs + 1 > d->nbucket) {
+		nbk = d->nbucket ? d->nbucket * 2 : 1024;
+		if ((nb = malloc(nbk * sizeof(*nb))) == NULL)
+			return NOARC;
+		for (k = 0; k < nbk; k++)
+			nb[k] = NOARC;
+		for (k = 0; k < d->narcs; k++) {
+			h = arc_hash(d->arcs[k].from, d->arcs[k].to) &
+			    (nbk - 1);
+			d->arcs[k].next = nb[h];
+			nb[h] = (uint32_t)k;
+		}
+		free(d->bucket);
+		d->bucket = nb;
+		d->nbucket = nbk;
+	}
+	i = (uint32_t)d->narcs++;
+	a = &d->arcs[i];
+	memset(a, 0, sizeof(*a));
+	a->from = from;
+	a->to = to;
+	h = arc_hash(from, to) & (d->nbucket - 1);
+	a->next = d->bucket[h];
+	d->bucket[h] = i;
+	return i;
+}
+
+static int
+synthetic(const struct dot *d, uint32_t cc)
+{
+	return (pdb_cc_flags(d->db, cc) & PDB_CC_SYNTHETIC) != 0;
+}
+
+static int64_t
+own(const struct dot *d, uint32_t n)
+{
+	return pdb_node_values(d->db, n)[d->m];
+}
+
+/*
+ * What both drawings need: inclusive values, the pre-order, the stack
+ * set and, per node, how many stacks of the set its subtree holds and
+ * what they cost; the expensive arm.
+ */
+static int
+prepare(struct dot *d)
+{
+	struct pdb *db = d->db;
+	const struct pdb_dot_opts *o = d->o;
+	uint32_t n, dep, cc, p, *fcount = NULL, *top = NULL;
+	unsigned char *topmask = NULL;
+	size_t i, k, nt;
+
+	d->nn = pdb_node_count(db);
+	d->ncc = pdb_cc_count(db);
+	d->inc = pdb_inclusive_new(db);
+	d->order = malloc((size_t)d->nn * sizeof(*d->order));
+	d->depth = malloc((size_t)d->nn * sizeof(*d->depth));
+	d->incl = calloc(d->nn, 1);
+	d->isub = calloc(d->nn, sizeof(*d->isub));
+	d->icost = calloc(d->nn, sizeof(*d->icost));
+	d->armn = calloc(d->nn, 1);
+	d->arm = malloc((size_t)d->nn * sizeof(*d->arm));
+	d->focuscc = calloc(d->ncc + 1, 1);
+	d->hotcc = calloc(d->ncc + 1, 1);
+	if (d->inc == NULL || d->order == NULL || d->depth == NULL ||
+	    d->incl == NULL || d->isub == NULL || d->icost == NULL ||
+	    d->armn == NULL || d->arm == NULL || d->focuscc == NULL ||
+	    d->hotcc == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	d->total = d->inc[d->m];
+
+	i = 0;
+	d->maxdepth = 0;
+	for (n = pdb_walk_first(db, &dep); n != PDB_NONE;
+	    n = pdb_walk_next(db, n, &dep)) {
+		d->order[i] = n;
+		d->depth[i++] = dep;
+		if (dep > d->maxdepth)
+			d->maxdepth = dep;
+	}
+
+	for (k = 0; k < o->nfocus; k++) {
+		int any = 0;
+
+		for (cc = 0; cc < d->ncc; cc++)
+			if (!synthetic(d, cc) &&
+			    pdb_cc_glob(db, cc, o->focus[k]))
+				d->focuscc[cc] = any = 1;
+		if (!any)
+			return pdb_seterr(db, PDB_EINVAL,
+			    "no cost centre matches focus '%s'", o->focus[k]);
+	}
+	if (o->top > 0) {
+		nt = o->top < d->nn ? o->top : d->nn;
+		top = malloc(nt * sizeof(*top));
+		topmask = calloc(d->nn, 1);
+		if (top == NULL || topmask == NULL) {
+			free(top);
+			free(topmask);
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		}
+		nt = pdb_top_stacks(db, d->m, top, nt);
+		for (k = 0; k < nt; k++)
+			topmask[top[k]] = 1;
+		free(top);
+	}
+	/* fcount[dep]: focus cost centres on the path down to depth dep. */
+	if (o->nfocus > 0 && (fcount = malloc(((size_t)d->maxdepth + 1) *
+	    sizeof(*fcount))) == NULL) {
+		free(topmask);
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < d->nn; i++) {
+		n = d->order[i];
+		dep = d->depth[i];
+		cc = pdb_node_cc(db, n);
+		if (fcount != NULL)
+			fcount[dep] = (dep > 0 ? fcount[dep - 1] : 0) +
+			    d->focuscc[cc];
+		d->nreal += !synthetic(d, cc);
+		d->incl[n] = !synthetic(d, cc) &&
+		    (!(o->flags & PDB_DOT_NONZERO) || own(d, n) != 0) &&
+		    (fcount == NULL || fcount[dep] > 0) &&
+		    (topmask == NULL || topmask[n]);
+	}
+	free(fcount);
+	free(topmask);
+
+	/* Children come after their parent in pre-order: sum backwards. */
+	for (i = d->nn; i-- > 0;) {
+		n = d->order[i];
+		if (d->incl[n]) {
+			d->isub[n]++;
+			d->icost[n] += own(d, n);
+		}
+		if ((p = pdb_node_parent(db, n)) != PDB_NONE) {
+			d->isub[p] += d->isub[n];
+			d->icost[p] += d->icost[n];
+		}
+	}
+	d->nset = d->nn > 0 ? d->isub[d->order[0]] : 0;
+
+	if (o->flags & (PDB_DOT_HOT | PDB_DOT_HOT_ONLY)) {
+		d->narm = pdb_expensive_arm(db, d->inc, d->m, d->arm, d->nn);
+		for (k = 0; k < d->narm; k++) {
+			d->armn[d->arm[k]] = 1;
+			cc = pdb_node_cc(db, d->arm[k]);
+			if (!synthetic(d, cc))
+				d->hotcc[cc] = 1;
+		}
+	}
+	return PDB_OK;
+}
+
+/*
+ * The call graph's numbers: self and inherited per cost centre, and the
+ * arcs with their stack counts and costs, in one pre-order pass with the
+ * current path on an explicit stack.
+ */
+static int
+aggregate(struct dot *d)
+{
+	struct pdb *db = d->db;
+	uint32_t *pnode = NULL, *parc = NULL, *onpath = NULL;
+	uint32_t n, dep, cc, pcc, a, sp = 0;
+	size_t i, k;
+	int rc = PDB_OK;
+
+	d->self = calloc(d->ncc + 1, sizeof(*d->self));
+	d->inh = calloc(d->ncc + 1, sizeof(*d->inh));
+	d->present = calloc(d->ncc + 1, 1);
+	onpath = calloc(d->ncc + 1, sizeof(*onpath));
+	pnode = malloc(((size_t)d->maxdepth + 1) * sizeof(*pnode));
+	parc = malloc(((size_t)d->maxdepth + 1) * sizeof(*parc));
+	if (d->self == NULL || d->inh == NULL || d->present == NULL ||
+	    onpath == NULL || pnode == NULL || parc == NULL) {
+		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < d->nn; i++) {
+		n = d->order[i];
+		dep = d->depth[i];
+		while (sp > dep) {
+			sp--;
+			onpath[pdb_node_cc(db, pnode[sp])]--;
+			if (parc[sp] != NOARC)
+				d->arcs[parc[sp]].active--;
+		}
+		cc = pdb_node_cc(db, n);
+		a = NOARC;
+		if (!synthetic(d, cc)) {
+			d->self[cc] += own(d, n);
+			if (onpath[cc] == 0)
+				d->inh[cc] += d->inc[(size_t)n * d->nm + d->m];
+			if (d->isub[n] > 0)
+				d->present[cc] = 1;
+		}
+		if (dep > 0 && d->isub[n] > 0 && !synthetic(d, cc) &&
+		    !synthetic(d, pcc = pdb_node_cc(db, pnode[dep - 1]))) {
+			if ((a = arc_get(d, pcc, cc)) == NOARC) {
+				rc = pdb_seterr(db, PDB_ENOMEM,
+				    "out of memory");
+				goto out;
+			}
+			if (d->arcs[a].active == 0) {
+				d->arcs[a].nstacks += d->isub[n];
+				if (!d->count)
+					d->arcs[a].cost += d->icost[n];
+			}
+			if (d->count && d->incl[n])
+				d->arcs[a].cost += own(d, n);
+			d->arcs[a].active++;
+		}
+		onpath[cc]++;
+		pnode[dep] = n;
+		parc[dep] = a;
+		sp = dep + 1;
+	}
+	/* The arm's arcs: between consecutive drawn arm nodes. */
+	for (k = 1; k < d->narm; k++) {
+		pcc = pdb_node_cc(db, d->arm[k - 1]);
+		cc = pdb_node_cc(db, d->arm[k]);
+		if ((a = arc_find(d, pcc, cc)) != NOARC)
+			d->arcs[a].hot = 1;
+	}
+out:
+	free(onpath);
+	free(pnode);
+	free(parc);
+	return rc;
+}
+
+/* ---- choosing what to draw ---- */
+
+static int
+pick_cmp(const void *va, const void *vb)
+{
+	const struct pick *a = va, *b = vb;
+
+	if (a->forced != b->forced)
+		return a->forced > b->forced ? -1 : 1;
+	if (a->w != b->w)
+		return a->w > b->w ? -1 : 1;
+	return a->tie < b->tie ? -1 : a->tie > b->tie;
+}
+
+/* Keep the nodecount best of picks[0..n) (forced first); return how many. */
+static size_t
+pick_best(const struct dot *d, struct pick *picks, size_t n)
+{
+	if (d->o->nodecount == 0 || n <= d->o->nodecount)
+		return n;
+	qsort(picks, n, sizeof(*picks), pick_cmp);
+	return d->o->nodecount;
+}
+
+/* ---- building the cgraph graph ---- */
+
+static Agraph_t *
+graph_open(const char *name)
+{
+	Agraph_t *g;
+
+	if ((g = agopen((char *)name, Agdirected, NULL)) == NULL)
+		return NULL;
+	agattr(g, AGRAPH, "rankdir", "TB");
+	agattr(g, AGRAPH, "fontname", FONT);
+	agattr(g, AGRAPH, "nodesep", "0.3");
+	agattr(g, AGRAPH, "ranksep", "0.4");
+	agattr(g, AGRAPH, "charset", "UTF-8");
+	agattr(g, AGNODE, "shape", "box");
+	agattr(g, AGNODE, "style", "filled,rounded");
+	agattr(g, AGNODE, "fontname", FONT);
+	agattr(g, AGNODE, "fontsize", "10");
+	agattr(g, AGNODE, "fontcolor", "white");
+	agattr(g, AGNODE, "label", "");
+	agattr(g, AGEDGE, "fontname", FONT);
+	agattr(g, AGEDGE, "fontsize", "9");
+	agattr(g, AGEDGE, "label", "");
+	return g;
+}
+
+/* Colour and widths of a node of weight fraction f. */
+static void
+style_node(Agnode_t *gn, double f, int hot)
+{
+	char fill[8], border[8], pw[16];
+
+	heat(f, 1.0, fill);
+	heat(f, 0.6, border);
+	snprintf(pw, sizeof(pw), "%.2f", 0.5 + 2.0 * f);
+	set(gn, "fillcolor", fill);
+	set(gn, "color", border);
+	set(gn, "penwidth", pw);
+	if (hot) {
+		set(gn, "color", "#000000");
+		set(gn, "penwidth", "3");
+		set(gn, "peripheries", "2");
+	}
+}
+
+static void
+style_edge(Agedge_t *ge, double f, int hot)
+{
+	char col[8], pw[16], as[16];
+	double w = fmax(4.0 * f, 0.5);
+
+	if (hot)
+		w = fmax(w, 3.0);
+	heat(f, 1.0, col);
+	snprintf(pw, sizeof(pw), "%.2f", w);
+	snprintf(as, sizeof(as), "%.2f", 0.5 * sqrt(w));
+	set(ge, "color", hot ? "#000000" : col);
+	set(ge, "fontcolor", col);
+	set(ge, "penwidth", pw);
+	set(ge, "arrowsize", as);
+	if (hot)
+		set(ge, "style", "bold");
+}
+
+/* "value (p%)" for v of the total. */
+static void
+sb_value(struct sbuf *b, const struct dot *d, int64_t v)
+{
+	sb_printf(b, "%" PRId64 " (%.1f%%)", v, pct(v, d->total));
+}
+
+/* The label of cost centre cc: name, module, then lines of values. */
+static void
+sb_ccname(struct sbuf *b, const struct dot *d, uint32_t cc)
+{
+	const char *label = pdb_cc_label(d->db, cc);
+	const char *module = pdb_cc_module(d->db, cc);
+
+	if (*label == '\0')
+		sb_add(b, "\"\"", 2);
+	else
+		sb_label(b, label);
+	if (*module != '\0') {
+		sb_nl(b);
+		sb_label(b, module);
+	}
+}
+
+/* The legend node: what the graph shows and what it hides. */
+static void
+legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
+    size_t shown,
+    size_t hidden, int64_t hidden_cost, size_t arcs_shown,
+    size_t arcs_hidden)
+{
+	const struct pdb_metric *mt = pdb_metric(d->db, d->m);
+	const struct pdb_dot_opts *o = d->o;
+	const char *prog = pdb_meta_get(d->db, "program");
+	int tree = (o->flags & PDB_DOT_TREE) != 0;
+	struct sbuf b = { 0 };
+	Agnode_t *gn;
+	size_t k;
+
+	if (prog != NULL && *prog != '\0') {
+		sb_add(&b, "program: ", 9);
+		sb_label(&b, prog);
+		sb_nl_left(&b);
+	}
+	sb_add(&b, "metric: ", 8);
+	sb_label(&b, mt->name);
+	sb_add(&b, ", total ", 8);
+	sb_printf(&b, "%" PRId64 " ", d->total);
+	sb_label(&b, mt->unit);
+	sb_nl_left(&b);
+	if (d->nset == d->nreal)
+		sb_printf(&b, "%s of all %" PRIu64 " stack%s", tree ? "tree" :
+		    "graph", d->nreal, d->nreal == 1 ? "" : "s");
+	else
+		sb_printf(&b, "%s of %" PRIu64 " of %" PRIu64 " stacks",
+		    tree ? "tree" : "graph", d->nset, d->nreal);
+	if (o->flags & PDB_DOT_NONZERO)
+		sb_add(&b, ", non-zero", 10);
+	if (o->top > 0)
+		sb_printf(&b, ", the top %zu", o->top);
+	for (k = 0; k < o->nfocus; k++) {
+		sb_add(&b, k == 0 ? ", through '" : " or '", k == 0 ? 11 : 5);
+		sb_label(&b, o->focus[k]);
+		sb_add(&b, "'", 1);
+	}
+	sb_nl_left(&b);
+	if (o->flags & PDB_DOT_HOT_ONLY)
+		sb_add(&b, "expensive arm only\\l", 20);
+	else if (o->flags & PDB_DOT_HOT)
+		sb_add(&b, "expensive arm in bold\\l", 23);
+	sb_printf(&b, "%zu %s", shown, shown == 1 ? what1 : what);
+	if (!tree)
+		sb_printf(&b, ", %zu arc%s", arcs_shown, arcs_shown == 1 ?
+		    "" : "s");
+	sb_add(&b, " shown", 6);
+	sb_nl_left(&b);
+	if (hidden > 0) {
+		sb_printf(&b, "%zu %s hidden, %.1f%% self cost", hidden,
+		    hidden == 1 ? what1 : what, pct(hidden_cost, d->total));
+		sb_nl_left(&b);
+	}
+	if (arcs_hidden > 0) {
+		sb_printf(&b, "%zu arc%s hidden", arcs_hidden,
+		    arcs_hidden == 1 ? "" : "s");
+		sb_nl_left(&b);
+	}
+	sb_printf(&b, "thresholds: nodes %g%%", o->node_thres);
+	if (!tree)
+		sb_printf(&b, ", arcs %g%%", o->edge_thres);
+	if (o->nodecount > 0)
+		sb_printf(&b, ", at most %zu nodes", o->nodecount);
+	sb_nl_left(&b);
+	if (b.oom) {
+		free(b.s);
+		return;
+	}
+	gn = agnode(g, "legend", 1);
+	set(gn, "label", b.s);
+	set(gn, "shape", "note");
+	set(gn, "style", "filled");
+	set(gn, "fillcolor", "#fffbe6");
+	set(gn, "color", "#a08c50");
+	set(gn, "fontcolor", "#000000");
+	free(b.s);
+}
+
+/* Whether arc a joins two drawn nodes and may be drawn. */
+static int
+drawable(const struct dot *d, Agnode_t *const *gnode, const struct arc *a)
+{
+	return a->nstacks > 0 && gnode[a->from] != NULL &&
+	    gnode[a->to] != NULL &&
+	    (!(d->o->flags & PDB_DOT_HOT_ONLY) || a->hot);
+}
+
+static int
+build_callgraph(struct dot *d, Agraph_t **gp)
+{
+	const struct pdb_dot_opts *o = d->o;
+	int hotmode = (o->flags & (PDB_DOT_HOT | PDB_DOT_HOT_ONLY)) != 0;
+	struct pick *picks = NULL;
+	Agnode_t **gnode = NULL, *gn;
+	Agedge_t *ge;
+	Agraph_t *g = NULL;
+	struct sbuf b = { 0 };
+	struct pdb_cc c;
+	uint32_t *bestin = NULL;
+	size_t npick = 0, nkeep, npresent = 0, k, ashown = 0, apresent = 0;
+	int64_t hidden_cost = 0, w;
+	uint32_t cc;
+	char name[32];
+
+	if ((picks = malloc(((size_t)d->ncc + 1) * sizeof(*picks))) == NULL ||
+	    (gnode = calloc(d->ncc + 1, sizeof(*gnode))) == NULL)
+		goto oom;
+	for (cc = 0; cc < d->ncc; cc++) {
+		if (!d->present[cc] || synthetic(d, cc))
+			continue;
+		npresent++;
+		hidden_cost += d->self[cc];
+		if ((o->flags & PDB_DOT_HOT_ONLY) && !d->hotcc[cc])
+			continue;
+		w = d->count ? d->self[cc] : d->inh[cc];
+		picks[npick].id = cc;
+		picks[npick].forced = (hotmode && d->hotcc[cc]) ||
+		    d->focuscc[cc];
+		picks[npick].w = fabs((double)w);
+		picks[npick].tie = cc;
+		if (picks[npick].forced || reaches(w, d->total, o->node_thres))
+			npick++;
+	}
+	nkeep = pick_best(d, picks, npick);
+	/* Draw in cost-centre order, for output that does not depend on
+	 * the sort. */
+	for (k = 0; k < nkeep; k++)
+		gnode[picks[k].id] = (Agnode_t *)1;
+
+	if ((g = graph_open("callgraph")) == NULL)
+		goto oom;
+	for (cc = 0; cc < d->ncc; cc++) {
+		if (gnode[cc] == NULL)
+			continue;
+		snprintf(name, sizeof(name), "cc%" PRIu32, cc);
+		gn = gnode[cc] = agnode(g, name, 1);
+		hidden_cost -= d->self[cc];
+		b.len = 0;
+		sb_ccname(&b, d, cc);
+		sb_nl(&b);
+		if (d->count) {
+			sb_label(&b, pdb_metric(d->db, d->m)->name);
+			sb_add(&b, " ", 1);
+			sb_value(&b, d, d->self[cc]);
+		} else {
+			sb_add(&b, "self ", 5);
+			sb_value(&b, d, d->self[cc]);
+			sb_nl(&b);
+			sb_add(&b, "inherited ", 10);
+			sb_value(&b, d, d->inh[cc]);
+		}
+		if (b.oom)
+			goto oom;
+		set(gn, "label", b.s);
+		/*
+		 * The tooltip adds the source location.  Graphviz 2.43
+		 * substitutes \N, \G, ... in tooltips after undoing "\\",
+		 * so no escaping shows a backslash there: names with one
+		 * get no tooltip (the label shows them).
+		 */
+		pdb_cc(d->db, cc, &c);
+		if (strchr(c.label, '\\') == NULL &&
+		    strchr(c.module, '\\') == NULL &&
+		    strchr(c.src, '\\') == NULL) {
+			b.len = 0;
+			sb_label(&b, pdb_cc_fullname(d->db, cc));
+			if (*c.src != '\0') {
+				sb_nl(&b);
+				sb_label(&b, c.src);
+			}
+			if (b.oom)
+				goto oom;
+			set(gn, "tooltip", b.s);
+		}
+		style_node(gn, frac(d->count ? d->self[cc] : d->inh[cc],
+		    d->total), hotmode && d->hotcc[cc] &&
+		    !(o->flags & PDB_DOT_HOT_ONLY));
+	}
+	/*
+	 * The edge threshold hides cheap arcs, but not the most expensive
+	 * arc into a drawn node from another drawn node: a node drawn
+	 * without its caller would float, unexplained.
+	 */
+	if ((bestin = malloc(((size_t)d->ncc + 1) * sizeof(*bestin))) == NULL)
+		goto oom;
+	for (cc = 0; cc <= d->ncc; cc++)
+		bestin[cc] = NOARC;
+	for (k = 0; k < d->narcs; k++) {
+		struct arc *a = &d->arcs[k], *bi;
+
+		if (!drawable(d, gnode, a) || a->from == a->to)
+			continue;
+		if (bestin[a->to] == NOARC) {
+			bestin[a->to] = (uint32_t)k;
+			continue;
+		}
+		bi = &d->arcs[bestin[a->to]];
+		if (fabs((double)a->cost) > fabs((double)bi->cost) ||
+		    (fabs((double)a->cost) == fabs((double)bi->cost) &&
+		    a->nstacks > bi->nstacks))
+			bestin[a->to] = (uint32_t)k;
+	}
+	for (k = 0; k < d->narcs; k++) {
+		struct arc *a = &d->arcs[k];
+
+		if (a->nstacks == 0)
+			continue;
+		apresent++;
+		if (!drawable(d, gnode, a))
+			continue;
+		if (!(hotmode && a->hot) && bestin[a->to] != k &&
+		    !reaches(a->cost, d->total, o->edge_thres))
+			continue;
+		ashown++;
+		ge = agedge(g, gnode[a->from], gnode[a->to], NULL, 1);
+		b.len = 0;
+		if (d->count) {
+			sb_printf(&b, "%" PRId64 " ", a->cost);
+			sb_label(&b, pdb_metric(d->db, d->m)->name);
+		} else
+			sb_value(&b, d, a->cost);
+		sb_nl(&b);
+		sb_printf(&b, "%" PRIu64 " stack%s", a->nstacks,
+		    a->nstacks == 1 ? "" : "s");
+		if (b.oom)
+			goto oom;
+		set(ge, "label", b.s);
+		style_edge(ge, frac(a->cost, d->total), hotmode && a->hot &&
+		    !(o->flags & PDB_DOT_HOT_ONLY));
+	}
+	legend(d, g, "cost centre", "cost centres", nkeep, npresent - nkeep,
+	    hidden_cost, ashown, apresent - ashown);
+	free(picks);
+	free(gnode);
+	free(bestin);
+	free(b.s);
+	*gp = g;
+	return PDB_OK;
+oom:
+	if (g != NULL)
+		agclose(g);
+	free(picks);
+	free(gnode);
+	free(bestin);
+	free(b.s);
+	return pdb_seterr(d->db, PDB_ENOMEM, "out of memory");
+}
+
+static int
+build_tree(struct dot *d, Agraph_t **gp)
+{
+	const struct pdb_dot_opts *o = d->o;
+	int hotmode = (o->flags & (PDB_DOT_HOT | PDB_DOT_HOT_ONLY)) != 0;
+	int hl = hotmode && !(o->flags & PDB_DOT_HOT_ONLY);
+	struct pick *picks = NULL;
+	Agnode_t **gnode = NULL, *gn;
+	Agedge_t *ge;
+	Agraph_t *g = NULL;
+	struct sbuf b = { 0 };
+	size_t npick = 0, nkeep, npresent = 0, nshown = 0, i, k;
+	int64_t hidden_cost = 0, w;
+	uint32_t n, cc, p;
+	char name[32];
+
+	if ((picks = malloc(((size_t)d->nn + 1) * sizeof(*picks))) == NULL ||
+	    (gnode = calloc(d->nn + 1, sizeof(*gnode))) == NULL)
+		goto oom;
+	for (i = 0; i < d->nn; i++) {
+		n = d->order[i];
+		cc = pdb_node_cc(d->db, n);
+		if (d->isub[n] == 0 || synthetic(d, cc))
+			continue;
+		npresent++;
+		hidden_cost += own(d, n);
+		if ((o->flags & PDB_DOT_HOT_ONLY) && !d->armn[n])
+			continue;
+		w = d->count ? own(d, n) : d->inc[(size_t)n * d->nm + d->m];
+		picks[npick].id = n;
+		picks[npick].forced = hotmode && d->armn[n];
+		picks[npick].w = fabs((double)w);
+		picks[npick].tie = i;
+		if (picks[npick].forced || reaches(w, d->total, o->node_thres))
+			npick++;
+	}
+	nkeep = pick_best(d, picks, npick);
+	for (k = 0; k < nkeep; k++)
+		gnode[picks[k].id] = (Agnode_t *)1;
+
+	if ((g = graph_open("stacktree")) == NULL)
+		goto oom;
+	/* Pre-order: a parent is drawn before its children, and a stack
+	 * whose parent is hidden is hidden too. */
+	for (i = 0; i < d->nn; i++) {
+		n = d->order[i];
+		if (gnode[n] == NULL)
+			continue;
+		p = pdb_node_parent(d->db, n);
+		if (p != PDB_NONE && gnode[p] == NULL &&
+		    !synthetic(d, pdb_node_cc(d->db, p))) {
+			gnode[n] = NULL;
+			continue;
+		}
+		cc = pdb_node_cc(d->db, n);
+		snprintf(name, sizeof(name), "n%" PRIu32, n);
+		gn = gnode[n] = agnode(g, name, 1);
+		nshown++;
+		hidden_cost -= own(d, n);
+		b.len = 0;
+		sb_ccname(&b, d, cc);
+		sb_nl(&b);
+		if (d->count) {
+			sb_label(&b, pdb_metric(d->db, d->m)->name);
+			sb_add(&b, " ", 1);
+			sb_value(&b, d, own(d, n));
+		} else {
+			sb_add(&b, "self ", 5);
+			sb_value(&b, d, own(d, n));
+			sb_nl(&b);
+			sb_add(&b, "inclusive ", 10);
+			sb_value(&b, d, d->inc[(size_t)n * d->nm + d->m]);
+		}
+		if (b.oom)
+			goto oom;
+		set(gn, "label", b.s);
+		w = d->count ? own(d, n) : d->inc[(size_t)n * d->nm + d->m];
+		style_node(gn, frac(w, d->total), hl && d->armn[n]);
+		if (p != PDB_NONE && gnode[p] != NULL) {
+			ge = agedge(g, gnode[p], gn, NULL, 1);
+			style_edge(ge, frac(w, d->total), hl && d->armn[n] &&
+			    d->armn[p]);
+		}
+	}
+	legend(d, g, "stack", "stacks", nshown, npresent - nshown,
+	    hidden_cost, 0, 0);
+	free(picks);
+	free(gnode);
+	free(b.s);
+	*gp = g;
+	return PDB_OK;
+oom:
+	if (g != NULL)
+		agclose(g);
+	free(picks);
+	free(gnode);
+	free(b.s);
+	return pdb_seterr(d->db, PDB_ENOMEM, "out of memory");
+}
+
+/* ---- output ---- */
+
+static int
+emit(struct dot *d, Agraph_t *g, FILE *out)
+{
+	const char *fmt = d->o->render;
+	GVC_t *gvc;
+	int rc = 0;
+
+	if (fmt == NULL || strcmp(fmt, "dot") == 0 || strcmp(fmt, "gv") == 0) {
+		if (agwrite(g, out) != 0 || fflush(out) != 0 || ferror(out))
+			return pdb_seterr(d->db, PDB_EIO, "cannot write DOT");
+		return PDB_OK;
+	}
+	if ((gvc = gvContext()) == NULL)
+		return pdb_seterr(d->db, PDB_ENOMEM, "out of memory");
+	if (gvLayout(gvc, g, "dot") != 0)
+		rc = pdb_seterr(d->db, PDB_EFORMAT,
+		    "graphviz layout failed: %s", gv_message());
+	else {
+		if (gvRender(gvc, g, fmt, out) != 0)
+			rc = pdb_seterr(d->db, PDB_EUNSUPP,
+			    "graphviz cannot render '%s': %s", fmt,
+			    gv_message());
+		else if (fflush(out) != 0 || ferror(out))
+			rc = pdb_seterr(d->db, PDB_EIO, "cannot write %s", fmt);
+		gvFreeLayout(gvc, g);
+	}
+	gvFreeContext(gvc);
+	return rc;
+}
+
+static void
+dot_free(struct dot *d)
+{
+	free(d->inc);
+	free(d->order);
+	free(d->depth);
+	free(d->incl);
+	free(d->isub);
+	free(d->icost);
+	free(d->armn);
+	free(d->arm);
+	free(d->self);
+	free(d->inh);
+	free(d->present);
+	free(d->hotcc);
+	free(d->focuscc);
+	free(d->arcs);
+	free(d->bucket);
+}
+
+static int
+dot_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
+{
+	static const struct pdb_dot_opts defaults = PDB_DOT_OPTS_DEFAULT;
+	struct dot d;
+	Agraph_t *g = NULL;
+	agusererrf olderrf;
+	int rc, mi;
+
+	memset(&d, 0, sizeof(d));
+	d.db = db;
+	d.o = opts->writer_opts ? opts->writer_opts : &defaults;
+	if ((d.nm = pdb_metric_count(db)) == 0)
+		return pdb_seterr(db, PDB_EINVAL, "the profile has no metrics");
+	if (opts->metric != NULL) {
+		if ((mi = pdb_metric_find(db, opts->metric)) < 0)
+			return pdb_seterr(db, PDB_EINVAL,
+			    "no metric '%s' in this profile", opts->metric);
+		d.m = (unsigned)mi;
+	} else
+		d.m = pdb_metric_default(db);
+	d.count = pdb_metric(db, d.m)->kind == PDB_COUNT;
+
+	if ((rc = prepare(&d)) == PDB_OK && !(d.o->flags & PDB_DOT_TREE))
+		rc = aggregate(&d);
+	if (rc == PDB_OK) {
+		gv_msgs.len = 0;
+		gv_msgs.oom = 0;
+		if (gv_msgs.s != NULL)
+			gv_msgs.s[0] = '\0';
+		olderrf = agseterrf(gv_collect);
+		rc = (d.o->flags & PDB_DOT_TREE) ? build_tree(&d, &g) :
+		    build_callgraph(&d, &g);
+		if (rc == PDB_OK)
+			rc = emit(&d, g, out);
+		if (g != NULL)
+			agclose(g);
+		agseterrf(olderrf);
+		free(gv_msgs.s);
+		memset(&gv_msgs, 0, sizeof(gv_msgs));
+	}
+	dot_free(&d);
+	return rc;
+}
