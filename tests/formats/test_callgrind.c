@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The callgrind writer on small profiles built in memory: the exact
+ * output for recursion (a;b;a;c) and a recursive root, names made
+ * unique and safe, events, context names, call counts, errors.  The
+ * figures callgrind_annotate reads back from real profiles are checked
+ * in tests/tools/test_ccs2callgrind.c.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt_callgrind.h"
+#include "formats.h"
+#include "testutil.h"
+
+/*
+ * A profile from folded-like lines "main;a;b 5", kept as written (a
+ * cost centre may repeat on a path).  Frames are labels of module "M";
+ * with entries set, the stack's count goes to an "entries" metric too.
+ */
+static struct pdb *
+tree(const char *spec, int entries)
+{
+	struct pdb *db = pdb_new();
+	char *copy = strdup(spec), *line, *save = NULL, *frame, *fsave;
+	unsigned mt, me;
+	uint32_t node, cc;
+	int64_t *v;
+
+	cr_assert(db != NULL && copy != NULL);
+	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &mt) == 0);
+	if (entries)
+		cr_assert(pdb_metric_add(db, "entries", "calls", PDB_COUNT, 0,
+		    &me) == 0);
+	for (line = strtok_r(copy, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strrchr(line, ' ');
+		long long n;
+
+		cr_assert(sp != NULL);
+		*sp = '\0';
+		n = atoll(sp + 1);
+		node = PDB_NONE;
+		for (frame = strtok_r(line, ";", &fsave); frame != NULL;
+		    frame = strtok_r(NULL, ";", &fsave)) {
+			cr_assert(pdb_cc_intern(db, frame, "M", "", 0, &cc) == 0);
+			if (node == PDB_NONE) {
+				if (pdb_node_count(db) == 0)
+					cr_assert(pdb_root_new(db, cc, &node) == 0);
+				else
+					node = 0;
+			} else
+				cr_assert(pdb_child_get(db, node, cc, &node) == 0);
+		}
+		v = pdb_node_values_mut(db, node);
+		v[mt] += n;
+		if (entries)
+			v[me] += 1;
+	}
+	free(copy);
+	return db;
+}
+
+/* db written as callgrind with the given options; malloc'd text. */
+static char *
+write_cg(struct pdb *db, unsigned context, const char *metric, int *rc)
+{
+	struct pdb_callgrind_opts co = { .context = context };
+	struct pdb_opts opts = { .metric = metric, .writer_opts = &co };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert(f != NULL);
+	*rc = pdb_write(db, f, &pdb_fmt_callgrind, &opts);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * a;b;a;c: the call into the inner a carries nothing, so a's calls in sum
+ * to 11 = inherited(a), not 21; b and c get 11 and 10; main, called by
+ * nobody, gets self 2 + 11 = 13.
+ */
+Test(callgrind, recursion_exact)
+{
+	struct pdb *db = tree("main;a;b;a;c 10\nmain;a;b 1\nmain 2", 0);
+	char *out;
+	int rc;
+
+	out = write_cg(db, 0, NULL, &rc);
+	cr_assert_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
+	cr_expect_str_eq(out, "# callgrind format\n"
+	    "version: 1\n"
+	    "creator: ccstools " PDB_VERSION_STRING "\n"
+	    "\n"
+	    "positions: line\n"
+	    "event: ticks : ticks (ticks)\n"
+	    "events: ticks\n"
+	    "summary: 13\n"
+	    "\n"
+	    "fl=(1) M\n"
+	    "fn=(1) M.main\n"
+	    "0 2\n"
+	    "cfl=(1)\n"
+	    "cfn=(2) M.a\n"
+	    "calls=1 0\n"
+	    "0 11\n"
+	    "\n"
+	    "fn=(2)\n"
+	    "0 0\n"
+	    "cfl=(1)\n"
+	    "cfn=(3) M.b\n"
+	    "calls=1 0\n"
+	    "0 11\n"
+	    "cfl=(1)\n"
+	    "cfn=(4) M.c\n"
+	    "calls=1 0\n"
+	    "0 10\n"
+	    "\n"
+	    "fn=(3)\n"
+	    "0 1\n"
+	    "cfl=(1)\n"
+	    "cfn=(2)\n"
+	    "calls=1 0\n"
+	    "0 0\n"
+	    "\n"
+	    "fn=(4)\n"
+	    "0 10\n"
+	    "\n"
+	    "totals: 13\n");
+	free(out);
+	pdb_free(db);
+}
+
+/*
+ * Self-recursion a;a (an uncompressed path) and a recursive root: the
+ * root's function is called from below, so "(below main)" calls it once
+ * with the total, and the calls into the later occurrences carry 0.
+ */
+Test(callgrind, recursive_root)
+{
+	struct pdb *db = tree("main;a;a 4\nmain;a;main 3\nmain 1", 0);
+	char *out;
+	int rc;
+
+	out = write_cg(db, 0, NULL, &rc);
+	cr_assert_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
+	cr_expect_str_eq(out, "# callgrind format\n"
+	    "version: 1\n"
+	    "creator: ccstools " PDB_VERSION_STRING "\n"
+	    "\n"
+	    "positions: line\n"
+	    "event: ticks : ticks (ticks)\n"
+	    "events: ticks\n"
+	    "summary: 8\n"
+	    "\n"
+	    "fl=(1) M\n"
+	    "fn=(3) (below main)\n"
+	    "0 0\n"
+	    "cfl=(1)\n"
+	    "cfn=(1) M.main\n"
+	    "calls=1 0\n"
+	    "0 8\n"
+	    "\n"
+	    "fn=(1)\n"
+	    "0 4\n"
+	    "cfl=(1)\n"
+	    "cfn=(2) M.a\n"
+	    "calls=1 0\n"
+	    "0 7\n"
+	    "\n"
+	    "fn=(2)\n"
+	    "0 4\n"
+	    "cfl=(1)\n"
+	    "cfn=(1)\n"
+	    "calls=1 0\n"
+	    "0 0\n"
+	    "cfl=(1)\n"
+	    "cfn=(2)\n"
+	    "calls=1 0\n"
+	    "0 0\n"
+	    "\n"
+	    "totals: 8\n");
+	free(out);
+	/* With a context the root's function never recurs. */
+	out = write_cg(db, 1, NULL, &rc);
+	cr_assert_eq(rc, PDB_OK);
+	cr_expect(strstr(out, "(below main)") == NULL, "%s", out);
+	cr_expect(strstr(out, "fn=(1) M.main\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "cfn=(4) M.main'M.a\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "cfn=(3) M.a'M.a\n") != NULL, "%s", out);
+	free(out);
+	pdb_free(db);
+}
+
+/* Context names are callgrind's: "fn'caller1'caller2", nearest first. */
+Test(callgrind, context_names)
+{
+	struct pdb *db = tree("main;x;y;z 1\nmain;y;z 2", 0);
+	char *out;
+	int rc;
+
+	out = write_cg(db, 2, NULL, &rc);
+	cr_assert_eq(rc, PDB_OK);
+	cr_expect(strstr(out, "fn=(1) M.main\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "cfn=(2) M.x'M.main\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "cfn=(3) M.y'M.x'M.main\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "cfn=(4) M.z'M.y'M.x\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "cfn=(5) M.y'M.main\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "cfn=(6) M.z'M.y'M.main\n") != NULL, "%s", out);
+	free(out);
+	out = write_cg(db, 1, NULL, &rc);
+	cr_assert_eq(rc, PDB_OK);
+	/* z'y occurs twice, under x and under main: one function, 3 ticks. */
+	cr_expect(strstr(out, "cfn=(4) M.z'M.y\ncalls=1 0\n0 1\n") != NULL,
+	    "%s", out);
+	cr_expect(strstr(out, "cfn=(4)\ncalls=1 0\n0 2\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "fn=(4)\n0 3\n") != NULL, "%s", out);
+	free(out);
+	pdb_free(db);
+}
+
+/* calls= is the callee's entries, summed, and never below 1. */
+Test(callgrind, call_counts)
+{
+	struct pdb *db = tree("main;a 1\nmain;b;a 1\nmain;c;a 1", 1);
+	int64_t *v;
+	char *out;
+	int rc;
+
+	/* Node 1 is main;a: 7 entries; main;b gets 0. */
+	v = pdb_node_values_mut(db, 1);
+	v[1] = 7;
+	v = pdb_node_values_mut(db, 2);
+	v[1] = 0;
+	out = write_cg(db, 0, NULL, &rc);
+	cr_assert_eq(rc, PDB_OK);
+	cr_expect(strstr(out, "cfn=(2) M.a\ncalls=7 0\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "cfn=(3) M.b\ncalls=1 0\n") != NULL, "%s", out);
+	/* The entries metric is a count, not an event. */
+	cr_expect(strstr(out, "events: ticks\n") != NULL, "%s", out);
+	free(out);
+	/* Merged: b;a and c;a are two calls of a, from different callers. */
+	out = write_cg(db, 1, NULL, &rc);
+	cr_assert_eq(rc, PDB_OK);
+	cr_expect(strstr(out, "calls=7 0\n") != NULL, "%s", out);
+	free(out);
+	pdb_free(db);
+}
+
+/*
+ * Cost centres that share a name stay apart: "#2" for the second of a
+ * module+label; names are kept on one line; empty ones become "???".
+ */
+Test(callgrind, names_unique_and_safe)
+{
+	struct pdb *db = pdb_new();
+	uint32_t mm, mo, root, c1, c2, c3, c4, c5, n;
+	unsigned m;
+	char *out;
+	int rc;
+
+	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &m) == 0);
+	cr_assert(pdb_module_add(db, "Main", &mm) == 0);
+	cr_assert(pdb_module_add(db, "Other", &mo) == 0);
+	cr_assert(pdb_cc_add(db, "main", mm, "Main.hs:3:1-20", 0, 1, &root) == 0);
+	cr_assert(pdb_cc_add(db, "CAF", mm, "<entire-module>", 0, 2, &c1) == 0);
+	cr_assert(pdb_cc_add(db, "CAF", mm, "<entire-module>", 0, 3, &c2) == 0);
+	cr_assert(pdb_cc_add(db, "CAF", mo, "", 0, 4, &c3) == 0);
+	cr_assert(pdb_cc_add(db, "bad\nname", mm, "Main.hs:(9,1)-(10,2)", 0,
+	    5, &c4) == 0);
+	cr_assert(pdb_module_add(db, "", &mo) == 0);
+	cr_assert(pdb_cc_add(db, "", mo, "", 0, 6, &c5) == 0);
+	cr_assert(pdb_root_new(db, root, &n) == 0);
+	cr_assert(pdb_node_append(db, 0, c1, &n) == 0);
+	cr_assert(pdb_node_append(db, 0, c2, &n) == 0);
+	cr_assert(pdb_node_append(db, 0, c3, &n) == 0);
+	cr_assert(pdb_node_append(db, 0, c4, &n) == 0);
+	cr_assert(pdb_node_append(db, 0, c5, &n) == 0);
+	out = write_cg(db, 0, NULL, &rc);
+	cr_assert_eq(rc, PDB_OK);
+	/* Files: the src's file, for the CAF too; the module; "???". */
+	cr_expect(strstr(out, "fl=(1) Main.hs\nfn=(1) Main.main\n3 0\n") !=
+	    NULL, "%s", out);
+	cr_expect(strstr(out, "cfl=(1)\ncfn=(2) Main.CAF\ncalls=1 0\n3 0\n") !=
+	    NULL, "%s", out);
+	cr_expect(strstr(out, "cfn=(3) Main.CAF#2\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "cfl=(2) Other\ncfn=(4) Other.CAF\n") != NULL,
+	    "%s", out);
+	cr_expect(strstr(out, "cfn=(5) Main.bad?name\ncalls=1 9\n") != NULL,
+	    "%s", out);
+	cr_expect(strstr(out, "cfl=(3) ???\ncfn=(6) ???\n") != NULL, "%s", out);
+	free(out);
+	pdb_free(db);
+}
+
+/* Every cost metric is an event, -m's first, names made KCacheGrind's. */
+Test(callgrind, events)
+{
+	struct pdb *db = pdb_new();
+	uint32_t cc, n;
+	unsigned m;
+	char *out;
+	int rc;
+
+	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &m) == 0);
+	cr_assert(pdb_metric_add(db, "entries", "calls", PDB_COUNT, 0, &m) == 0);
+	cr_assert(pdb_metric_add(db, "alloc bytes", "bytes", PDB_COST,
+	    PDB_METRIC_APPROX, &m) == 0);
+	cr_assert(pdb_metric_add(db, "2nd", "words", PDB_COST, 0, &m) == 0);
+	cr_assert(pdb_metric_add(db, "alloc_bytes", "bytes", PDB_COST, 0,
+	    &m) == 0);
+	cr_assert(pdb_cc_intern(db, "main", "Main", "", 0, &cc) == 0);
+	cr_assert(pdb_root_new(db, cc, &n) == 0);
+	pdb_node_values_mut(db, n)[0] = 1;
+	pdb_node_values_mut(db, n)[2] = 2;
+	pdb_node_values_mut(db, n)[3] = -3;
+	pdb_node_values_mut(db, n)[4] = 4;
+	cr_assert(pdb_meta_set(db, "command", "prog +RTS -p") == 0);
+	cr_assert(pdb_meta_set(db, "date", "today\nand tomorrow") == 0);
+	out = write_cg(db, 0, NULL, &rc);
+	cr_assert_eq(rc, PDB_OK);
+	cr_expect(strstr(out, "cmd: prog +RTS -p\ndesc: date: today and "
+	    "tomorrow\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "event: alloc_bytes : alloc bytes (bytes, "
+	    "approximate)\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "events: ticks alloc_bytes _2nd alloc_bytes_2\n"
+	    "summary: 1 2 -3 4\n") != NULL, "%s", out);
+	free(out);
+	out = write_cg(db, 0, "2nd", &rc);
+	cr_assert_eq(rc, PDB_OK);
+	cr_expect(strstr(out, "events: _2nd ticks alloc_bytes alloc_bytes_2\n"
+	    "summary: -3 1 2 4\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "fn=(1) Main.main\n0 -3 1 2 4\n") != NULL, "%s",
+	    out);
+	free(out);
+	out = write_cg(db, 0, "entries", &rc);
+	cr_expect_eq(rc, PDB_EINVAL);
+	cr_expect(strstr(pdb_errmsg(db), "'entries'") != NULL, "%s",
+	    pdb_errmsg(db));
+	free(out);
+	out = write_cg(db, 0, "nosuch", &rc);
+	cr_expect_eq(rc, PDB_EINVAL);
+	free(out);
+	out = write_cg(db, PDB_CALLGRIND_MAX_CONTEXT + 1, NULL, &rc);
+	cr_expect_eq(rc, PDB_EINVAL);
+	free(out);
+	pdb_free(db);
+}
+
+Test(callgrind, no_cost_metric)
+{
+	struct pdb *db = pdb_new();
+	uint32_t cc, n;
+	unsigned m;
+	char *out;
+	int rc;
+
+	cr_assert(pdb_metric_add(db, "entries", "calls", PDB_COUNT, 0, &m) == 0);
+	cr_assert(pdb_cc_intern(db, "main", "Main", "", 0, &cc) == 0);
+	cr_assert(pdb_root_new(db, cc, &n) == 0);
+	out = write_cg(db, 0, NULL, &rc);
+	cr_expect_eq(rc, PDB_EUNSUPP);
+	cr_expect(strstr(pdb_errmsg(db), "no cost metric") != NULL);
+	free(out);
+	pdb_free(db);
+}
+
+/*
+ * A deep chain (1,000,000 nodes, two cost centres alternating) is written
+ * without recursion, and its calls in sum to inherited costs: in
+ * f;g;f;g;... the first g gets the whole inclusive cost, the root f is
+ * called by "(below main)".
+ */
+Test(callgrind, deep_chain, .timeout = 60)
+{
+	struct pdb *db = pdb_new();
+	uint32_t f, g, n, i;
+	unsigned m;
+	char *out;
+	int rc;
+
+	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &m) == 0);
+	cr_assert(pdb_cc_intern(db, "f", "M", "", 0, &f) == 0);
+	cr_assert(pdb_cc_intern(db, "g", "M", "", 0, &g) == 0);
+	cr_assert(pdb_root_new(db, f, &n) == 0);
+	for (i = 1; i < 1000000; i++) {
+		cr_assert(pdb_node_append(db, n, i % 2 ? g : f, &n) == 0);
+		pdb_node_values_mut(db, n)[0] = 1;
+	}
+	out = write_cg(db, 0, NULL, &rc);
+	cr_assert_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
+	cr_expect(strstr(out, "summary: 999999\n") != NULL);
+	cr_expect(strstr(out, "fl=(1) M\nfn=(3) (below main)\n0 0\ncfl=(1)\n"
+	    "cfn=(1) M.f\ncalls=1 0\n0 999999\n") != NULL, "%.600s", out);
+	cr_expect(strstr(out, "fn=(1)\n0 499999\ncfl=(1)\ncfn=(2) M.g\n"
+	    "calls=500000 0\n0 999999\n\nfn=(2)\n0 500000\ncfl=(1)\n"
+	    "cfn=(1)\ncalls=499999 0\n0 0\n\ntotals: 999999\n") != NULL,
+	    "%.600s", out);
+	free(out);
+	pdb_free(db);
+}
