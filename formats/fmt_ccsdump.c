@@ -1,0 +1,728 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The ccstools native dump, ccs-dump(5): the lossless interchange format
+ * between the tools (ccs-select writes it, everything reads it).
+ *
+ * The layout is specified in man/ccs-dump.5; in short:
+ *
+ *	magic		"\x89CCSDUMP\r\n\x1a\n" (12 bytes)
+ *	version		varint, 1
+ *	metadata	count, then key and value strings
+ *	metrics		count, then name, unit, kind, flags
+ *	modules		count, then names (names may repeat)
+ *	cost centres	count, then label, module index, src, flags,
+ *			profile id (zigzag)
+ *	tree		root count (0 or 1), then each node in pre-order:
+ *			cost-centre index, one zigzag value per metric,
+ *			child count
+ *	trailer		node count, then the CRC-32 of every byte
+ *			before it, 4 bytes little-endian
+ *
+ * Everything is a varint or a length-prefixed string, so the file reads
+ * in one forward pass from a pipe.  The reader never trusts a count with
+ * memory: tables grow as items arrive and the tree is walked with an
+ * explicit stack of remaining child counts, so a truncated file with a
+ * huge count fails at its end and a 1,000,000-deep chain costs 8 MB.
+ * The child counts make the tree self-delimiting; the trailer catches
+ * what they cannot (a file cut after the tree, or damaged bytes).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "formats.h"
+
+#define DUMP_VERSION	1
+#define MAGIC_LEN	12
+#define MAX_STRING	(64u << 20)	/* 64 MiB, as pdb_in_line() */
+#define MAX_META	4096		/* pdb_meta_set() is linear */
+#define CHUNK		65536
+
+static const unsigned char magic[MAGIC_LEN] = {
+	0x89, 'C', 'C', 'S', 'D', 'U', 'M', 'P', '\r', '\n', 0x1a, '\n'
+};
+
+/* Reader state: the input, the running CRC and two string buffers. */
+struct rd {
+	struct pdb_input *in;
+	struct pdb	*db;
+	uLong		 crc;
+	size_t		 crcpos;	/* buf[crcpos, pos) not yet in crc */
+	const char	*what;		/* the part being read */
+	char		*str[2];
+	size_t		 strcap[2];
+};
+
+/* Writer state: a buffer whose bytes enter the CRC as it is flushed. */
+struct wr {
+	FILE		*f;
+	uLong		 crc;
+	size_t		 len;
+	int		 err;		/* errno of a failed write */
+	unsigned char	 buf[CHUNK];
+};
+
+static int	 dump_probe(const unsigned char *, size_t);
+static int	 dump_read(struct pdb_input *, struct pdb *,
+		    const struct pdb_sink *, const struct pdb_opts *);
+static int	 dump_write(struct pdb *, FILE *, const struct pdb_opts *);
+
+static long	 rd_fill(struct rd *, size_t);
+static int	 rd_end(struct rd *);
+static int	 rd_magic(struct rd *);
+static int	 rd_varint(struct rd *, uint64_t *);
+static int	 rd_svarint(struct rd *, int64_t *);
+static int	 rd_u32(struct rd *, uint32_t *, const char *);
+static int	 rd_grow(struct rd *, int, size_t);
+static int	 rd_string(struct rd *, int, const char **);
+static int	 rd_count(struct rd *, uint64_t *, uint64_t, const char *);
+static int	 rd_tables(struct rd *, uint32_t *, uint32_t *, unsigned *);
+static int	 rd_tree(struct rd *, const struct pdb_sink *, uint32_t,
+		    uint32_t, unsigned);
+static int	 rd_trailer(struct rd *, uint64_t);
+
+static void	 w_flush(struct wr *);
+static void	 w_bytes(struct wr *, const void *, size_t);
+static void	 w_varint(struct wr *, uint64_t);
+static void	 w_svarint(struct wr *, int64_t);
+static void	 w_string(struct wr *, const char *);
+
+const struct pdb_format pdb_fmt_ccsdump = {
+	.abi = PDB_FORMAT_ABI,
+	.name = "dump",
+	.desc = "ccstools native dump, ccs-dump(5)",
+	.exts = ".ccsdump,.dump",
+	.flags = PDB_FMT_READ | PDB_FMT_WRITE | PDB_FMT_BINARY,
+	.build = PDB_BUILD_RAW,
+	.probe = dump_probe,
+	.read = dump_read,
+	.write = dump_write,
+};
+
+/*
+ * The magic, or a short file that is a prefix of it (so that the reader
+ * says "truncated"), or the magic with its line ends or top bit damaged
+ * by a text-mode transfer (so that the reader says so).
+ */
+static int
+dump_probe(const unsigned char *head, size_t len)
+{
+	if (len >= MAGIC_LEN && memcmp(head, magic, MAGIC_LEN) == 0)
+		return 100;
+	if (len >= 2 && len < MAGIC_LEN && memcmp(head, magic, len) == 0)
+		return 90;
+	if (len >= 8 && memcmp(head + 1, magic + 1, 7) == 0)
+		return 90;
+	return 0;
+}
+
+/* ---- reading ---- */
+
+/*
+ * Every rd_* function returns 0 or a negative PDB_E* code with the
+ * error set on the handle.
+ */
+static int
+dump_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
+    const struct pdb_opts *opts)
+{
+	struct rd r;
+	uint32_t ncc = 0, ccbase = 0;
+	unsigned nmetrics = 0;
+	int rc;
+
+	(void)opts;
+	if (pdb_metric_count(db) != 0)
+		return pdb_seterr(db, PDB_EINVAL,
+		    "%s: profile handle already has a metric schema", in->name);
+	memset(&r, 0, sizeof(r));
+	r.in = in;
+	r.db = db;
+	r.crc = crc32(0L, Z_NULL, 0);
+	r.crcpos = in->pos;
+	if ((rc = rd_magic(&r)) == 0 &&
+	    (rc = rd_tables(&r, &ccbase, &ncc, &nmetrics)) == 0)
+		rc = rd_tree(&r, sink, ccbase, ncc, nmetrics);
+	free(r.str[0]);
+	free(r.str[1]);
+	return rc;
+}
+
+/* Account for the bytes consumed so far, then refill. */
+static long
+rd_fill(struct rd *r, size_t want)
+{
+	struct pdb_input *in = r->in;
+	long n;
+
+	if (in->pos > r->crcpos)
+		r->crc = crc32(r->crc, in->buf + r->crcpos,
+		    (uInt)(in->pos - r->crcpos));
+	n = pdb_in_fill(in, want);
+	r->crcpos = in->pos;
+	return n;
+}
+
+/*
+ * The input ended or failed in the middle of r->what.  Read errors are
+ * told apart as the input layer does: memory, a damaged gzip stream,
+ * errno.
+ */
+static int
+rd_end(struct rd *r)
+{
+	struct pdb_input *in = r->in;
+	const char *msg;
+	int zerr;
+
+	if (in->err == ENOMEM)
+		return pdb_seterr(r->db, PDB_ENOMEM, "out of memory");
+	if (in->err == EIO && in->gz != NULL &&
+	    (msg = gzerror(in->gz, &zerr)) != NULL && zerr != Z_ERRNO &&
+	    zerr != Z_OK && *msg != '\0')
+		return pdb_seterr(r->db, PDB_EFORMAT, "%s: byte %llu: %s",
+		    in->name, (unsigned long long)pdb_in_offset(in), msg);
+	if (in->err != 0) {
+		errno = in->err;
+		return pdb_seterr(r->db, PDB_EIO, "%s: %s", in->name,
+		    strerror(in->err));
+	}
+	return pdb_seterr(r->db, PDB_EFORMAT, "%s: byte %llu: truncated in %s",
+	    in->name, (unsigned long long)pdb_in_offset(in), r->what);
+}
+
+static int
+rd_magic(struct rd *r)
+{
+	struct pdb_input *in = r->in;
+	uint64_t v, off;
+	size_t have;
+	long n;
+	int rc;
+
+	r->what = "magic number";
+	if ((n = rd_fill(r, MAGIC_LEN)) < 0)
+		return rd_end(r);
+	have = (size_t)n < MAGIC_LEN ? (size_t)n : MAGIC_LEN;
+	if (memcmp(in->buf + in->pos, magic, have) != 0) {
+		if (have >= 8 &&
+		    memcmp(in->buf + in->pos + 1, magic + 1, 7) == 0)
+			return pdb_seterr(r->db, PDB_EFORMAT,
+			    "%s: damaged magic number (was the file "
+			    "transferred as text?)", in->name);
+		return pdb_seterr(r->db, PDB_EFORMAT,
+		    "%s: not a ccs-dump file (bad magic number)", in->name);
+	}
+	in->pos += have;
+	if (have < MAGIC_LEN)
+		return rd_end(r);
+	r->what = "header";
+	off = pdb_in_offset(in);
+	if ((rc = rd_varint(r, &v)) != 0)
+		return rc;
+	if (v != DUMP_VERSION)
+		return pdb_seterr(r->db, PDB_EUNSUPP,
+		    "%s: byte %llu: unsupported dump version %llu", in->name,
+		    (unsigned long long)off, (unsigned long long)v);
+	return 0;
+}
+
+/* An unsigned LEB128 varint of at most 10 bytes. */
+static int
+rd_varint(struct rd *r, uint64_t *vp)
+{
+	struct pdb_input *in = r->in;
+	uint64_t v = 0, off = pdb_in_offset(in);
+	unsigned i, b;
+
+	for (i = 0;; i++) {
+		if (in->pos >= in->len && rd_fill(r, 1) <= 0)
+			return rd_end(r);
+		b = in->buf[in->pos++];
+		if (i == 9 && b > 1)
+			return pdb_seterr(r->db, PDB_EFORMAT,
+			    "%s: byte %llu: varint %s in %s", in->name,
+			    (unsigned long long)off, b & 0x80 ?
+			    "longer than 10 bytes" : "overflows 64 bits",
+			    r->what);
+		v |= (uint64_t)(b & 0x7f) << (7 * i);
+		if ((b & 0x80) == 0)
+			break;
+	}
+	*vp = v;
+	return 0;
+}
+
+/* A zigzag varint: 0, -1, 1, -2, ... as 0, 1, 2, 3, ... */
+static int
+rd_svarint(struct rd *r, int64_t *vp)
+{
+	uint64_t u;
+	int rc;
+
+	if ((rc = rd_varint(r, &u)) != 0)
+		return rc;
+	*vp = (int64_t)((u >> 1) ^ (~(u & 1) + 1));
+	return 0;
+}
+
+/* A varint that must fit in 32 bits (flags). */
+static int
+rd_u32(struct rd *r, uint32_t *vp, const char *field)
+{
+	uint64_t v, off = pdb_in_offset(r->in);
+	int rc;
+
+	if ((rc = rd_varint(r, &v)) != 0)
+		return rc;
+	if (v > UINT32_MAX)
+		return pdb_seterr(r->db, PDB_EFORMAT,
+		    "%s: byte %llu: %s %llu out of range in %s", r->in->name,
+		    (unsigned long long)off, field, (unsigned long long)v,
+		    r->what);
+	*vp = (uint32_t)v;
+	return 0;
+}
+
+/* A table's item count, checked against what libprofdb can index. */
+static int
+rd_count(struct rd *r, uint64_t *np, uint64_t max, const char *items)
+{
+	uint64_t off = pdb_in_offset(r->in);
+	int rc;
+
+	if ((rc = rd_varint(r, np)) != 0)
+		return rc;
+	if (*np > max)
+		return pdb_seterr(r->db, PDB_EFORMAT,
+		    "%s: byte %llu: too many %s (%llu)", r->in->name,
+		    (unsigned long long)off, items, (unsigned long long)*np);
+	return 0;
+}
+
+/* Make string buffer slot hold at least need bytes. */
+static int
+rd_grow(struct rd *r, int slot, size_t need)
+{
+	size_t cap = r->strcap[slot] ? r->strcap[slot] : 64;
+	char *s;
+
+	if (need <= r->strcap[slot])
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	if ((s = realloc(r->str[slot], cap)) == NULL)
+		return pdb_seterr(r->db, PDB_ENOMEM, "out of memory");
+	r->str[slot] = s;
+	r->strcap[slot] = cap;
+	return 0;
+}
+
+/*
+ * A length-prefixed string into buffer slot, NUL-terminated.  The
+ * buffer grows with the bytes that actually arrive, never by the length
+ * alone, so a lying length costs no more than the file.
+ */
+static int
+rd_string(struct rd *r, int slot, const char **sp)
+{
+	struct pdb_input *in = r->in;
+	uint64_t len, off = pdb_in_offset(in);
+	size_t got = 0, n;
+	int rc;
+
+	if ((rc = rd_varint(r, &len)) != 0)
+		return rc;
+	if (len > MAX_STRING)
+		return pdb_seterr(r->db, PDB_EFORMAT,
+		    "%s: byte %llu: string of %llu bytes too long in %s",
+		    in->name, (unsigned long long)off, (unsigned long long)len,
+		    r->what);
+	while (got < len) {
+		n = (size_t)len - got;
+		if (in->pos >= in->len &&
+		    rd_fill(r, n < CHUNK ? n : CHUNK) <= 0)
+			return rd_end(r);
+		if (n > in->len - in->pos)
+			n = in->len - in->pos;
+		if ((rc = rd_grow(r, slot, got + n + 1)) != 0)
+			return rc;
+		if (memchr(in->buf + in->pos, '\0', n) != NULL)
+			return pdb_seterr(r->db, PDB_EFORMAT,
+			    "%s: byte %llu: NUL byte in string in %s",
+			    in->name, (unsigned long long)off, r->what);
+		memcpy(r->str[slot] + got, in->buf + in->pos, n);
+		in->pos += n;
+		got += n;
+	}
+	if ((rc = rd_grow(r, slot, got + 1)) != 0)
+		return rc;
+	r->str[slot][got] = '\0';
+	*sp = r->str[slot];
+	return 0;
+}
+
+/* Metadata, metrics, modules and cost centres. */
+static int
+rd_tables(struct rd *r, uint32_t *ccbasep, uint32_t *nccp,
+    unsigned *nmetricsp)
+{
+	struct pdb *db = r->db;
+	const char *a, *b;
+	uint64_t n, i, v, off;
+	uint32_t modbase, nmod, flags, ccbase;
+	int64_t id;
+	int rc;
+
+	r->what = "metadata";
+	if ((rc = rd_count(r, &n, MAX_META, "metadata entries")) != 0)
+		return rc;
+	for (i = 0; i < n; i++) {
+		if ((rc = rd_string(r, 0, &a)) != 0 ||
+		    (rc = rd_string(r, 1, &b)) != 0 ||
+		    (rc = pdb_meta_set(db, a, b)) != 0)
+			return rc;
+	}
+
+	r->what = "metric table";
+	if ((rc = rd_count(r, &n, UINT32_MAX - 1, "metrics")) != 0)
+		return rc;
+	for (i = 0; i < n; i++) {
+		if ((rc = rd_string(r, 0, &a)) != 0 ||
+		    (rc = rd_string(r, 1, &b)) != 0)
+			return rc;
+		off = pdb_in_offset(r->in);
+		if ((rc = rd_varint(r, &v)) != 0 ||
+		    (rc = rd_u32(r, &flags, "flags")) != 0)
+			return rc;
+		if (v != PDB_COST && v != PDB_COUNT)
+			return pdb_seterr(db, PDB_EFORMAT,
+			    "%s: byte %llu: unknown metric kind %llu for '%s'",
+			    r->in->name, (unsigned long long)off,
+			    (unsigned long long)v, a);
+		if ((rc = pdb_metric_add(db, a, b, (enum pdb_kind)v, flags,
+		    NULL)) != 0)
+			return rc;
+	}
+	*nmetricsp = (unsigned)n;
+
+	r->what = "module table";
+	modbase = pdb_module_count(db);
+	if ((rc = rd_count(r, &n, UINT32_MAX - 1 - modbase, "modules")) != 0)
+		return rc;
+	for (i = 0; i < n; i++) {
+		if ((rc = rd_string(r, 0, &a)) != 0 ||
+		    (rc = pdb_module_add(db, a, NULL)) != 0)
+			return rc;
+	}
+	nmod = (uint32_t)n;
+
+	r->what = "cost-centre table";
+	ccbase = pdb_cc_count(db);
+	if ((rc = rd_count(r, &n, UINT32_MAX - 1 - ccbase,
+	    "cost centres")) != 0)
+		return rc;
+	for (i = 0; i < n; i++) {
+		if ((rc = rd_string(r, 0, &a)) != 0)
+			return rc;
+		off = pdb_in_offset(r->in);
+		if ((rc = rd_varint(r, &v)) != 0)
+			return rc;
+		if (v >= nmod)
+			return pdb_seterr(db, PDB_EFORMAT,
+			    "%s: byte %llu: module index %llu out of range "
+			    "(%lu modules)", r->in->name,
+			    (unsigned long long)off, (unsigned long long)v,
+			    (unsigned long)nmod);
+		if ((rc = rd_string(r, 1, &b)) != 0 ||
+		    (rc = rd_u32(r, &flags, "flags")) != 0 ||
+		    (rc = rd_svarint(r, &id)) != 0 ||
+		    (rc = pdb_cc_add(db, a, modbase + (uint32_t)v, b, flags,
+		    id, NULL)) != 0)
+			return rc;
+	}
+	*ccbasep = ccbase;
+	*nccp = (uint32_t)n;
+	return 0;
+}
+
+/*
+ * The tree, in pre-order.  rem[d] is the number of children still to
+ * come for the open node at depth d.
+ */
+static int
+rd_tree(struct rd *r, const struct pdb_sink *sink, uint32_t ccbase,
+    uint32_t ncc, unsigned nmetrics)
+{
+	struct pdb *db = r->db;
+	uint64_t *rem = NULL, *nr, roots, nodes = 0, v, off;
+	int64_t *vals = NULL;
+	size_t depth = 0, cap = 0;
+	unsigned m;
+	int rc;
+
+	r->what = "tree";
+	if (nmetrics > 0 && (vals = calloc(nmetrics, sizeof(*vals))) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	off = pdb_in_offset(r->in);
+	if ((rc = rd_varint(r, &roots)) != 0)
+		goto out;
+	if (roots > 1) {
+		rc = pdb_seterr(db, PDB_EFORMAT,
+		    "%s: byte %llu: %llu roots (a dump has at most one)",
+		    r->in->name, (unsigned long long)off,
+		    (unsigned long long)roots);
+		goto out;
+	}
+	if (sink->begin != NULL && (rc = sink->begin(sink->arg, db)) != 0)
+		goto out;
+	while (roots > 0) {
+		off = pdb_in_offset(r->in);
+		if ((rc = rd_varint(r, &v)) != 0)
+			goto out;
+		if (v >= ncc) {
+			rc = pdb_seterr(db, PDB_EFORMAT,
+			    "%s: byte %llu: cost centre index %llu out of "
+			    "range (%lu cost centres)", r->in->name,
+			    (unsigned long long)off, (unsigned long long)v,
+			    (unsigned long)ncc);
+			goto out;
+		}
+		for (m = 0; m < nmetrics; m++)
+			if ((rc = rd_svarint(r, &vals[m])) != 0)
+				goto out;
+		if (depth == cap) {
+			cap = cap ? cap * 2 : 256;
+			if ((nr = realloc(rem, cap * sizeof(*rem))) == NULL) {
+				rc = pdb_seterr(db, PDB_ENOMEM,
+				    "out of memory");
+				goto out;
+			}
+			rem = nr;
+		}
+		if ((rc = rd_varint(r, &rem[depth])) != 0)
+			goto out;
+		depth++;
+		nodes++;
+		if ((rc = sink->enter(sink->arg, db, ccbase + (uint32_t)v,
+		    vals)) != 0)
+			goto out;
+		/* Close every node whose children have all come. */
+		while (depth > 0 && rem[depth - 1] == 0) {
+			if ((rc = sink->exit(sink->arg, db)) != 0)
+				goto out;
+			depth--;
+		}
+		if (depth == 0)
+			break;
+		rem[depth - 1]--;
+	}
+	if ((rc = rd_trailer(r, nodes)) != 0)
+		goto out;
+	rc = sink->end != NULL ? sink->end(sink->arg, db) : PDB_OK;
+out:
+	free(rem);
+	free(vals);
+	return rc;
+}
+
+static int
+rd_trailer(struct rd *r, uint64_t nodes)
+{
+	struct pdb_input *in = r->in;
+	unsigned char c[4];
+	uint64_t n, off;
+	uint32_t want, got;
+	int i, rc;
+
+	r->what = "trailer";
+	off = pdb_in_offset(in);
+	if ((rc = rd_varint(r, &n)) != 0)
+		return rc;
+	if (n != nodes)
+		return pdb_seterr(r->db, PDB_EFORMAT,
+		    "%s: byte %llu: trailer says %llu nodes, the tree has %llu",
+		    in->name, (unsigned long long)off, (unsigned long long)n,
+		    (unsigned long long)nodes);
+	/* Everything up to here is covered by the checksum. */
+	got = (uint32_t)r->crc;
+	if (in->pos > r->crcpos)
+		got = (uint32_t)crc32(r->crc, in->buf + r->crcpos,
+		    (uInt)(in->pos - r->crcpos));
+	off = pdb_in_offset(in);
+	for (i = 0; i < 4; i++) {
+		if (in->pos >= in->len && pdb_in_fill(in, 1) <= 0)
+			return rd_end(r);
+		c[i] = in->buf[in->pos++];
+	}
+	want = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
+	    (uint32_t)c[3] << 24;
+	if (want != got)
+		return pdb_seterr(r->db, PDB_EFORMAT,
+		    "%s: byte %llu: checksum mismatch (file says %08lx, "
+		    "content gives %08lx)", in->name, (unsigned long long)off,
+		    (unsigned long)want, (unsigned long)got);
+	off = pdb_in_offset(in);
+	if (pdb_in_getc(in) != -1)
+		return pdb_seterr(r->db, PDB_EFORMAT,
+		    "%s: byte %llu: trailing bytes after the end of the dump",
+		    in->name, (unsigned long long)off);
+	if (in->err != 0)
+		return rd_end(r);
+	return 0;
+}
+
+/* ---- writing ---- */
+
+static void
+w_flush(struct wr *w)
+{
+	if (w->len == 0)
+		return;
+	w->crc = crc32(w->crc, w->buf, (uInt)w->len);
+	if (w->err == 0 && fwrite(w->buf, 1, w->len, w->f) != w->len)
+		w->err = errno ? errno : EIO;
+	w->len = 0;
+}
+
+static void
+w_bytes(struct wr *w, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t k;
+
+	while (n > 0) {
+		if (w->len == sizeof(w->buf))
+			w_flush(w);
+		k = sizeof(w->buf) - w->len;
+		if (k > n)
+			k = n;
+		memcpy(w->buf + w->len, s, k);
+		w->len += k;
+		s += k;
+		n -= k;
+	}
+}
+
+static void
+w_varint(struct wr *w, uint64_t v)
+{
+	unsigned char b[10];
+	size_t n = 0;
+
+	do {
+		b[n] = v & 0x7f;
+		v >>= 7;
+		if (v != 0)
+			b[n] |= 0x80;
+		n++;
+	} while (v != 0);
+	w_bytes(w, b, n);
+}
+
+static void
+w_svarint(struct wr *w, int64_t v)
+{
+	w_varint(w, ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0));
+}
+
+static void
+w_string(struct wr *w, const char *s)
+{
+	size_t n = strlen(s);
+
+	w_varint(w, n);
+	w_bytes(w, s, n);
+}
+
+static int
+dump_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
+{
+	const struct pdb_metric *mt;
+	const int64_t *vals;
+	const char *k, *v;
+	struct pdb_cc cc;
+	struct wr *w;
+	unsigned char crc[4];
+	unsigned nmetrics, m;
+	uint64_t nodes = 0;
+	uint32_t i, n, node;
+	size_t j;
+	int err;
+
+	(void)opts;
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	w->f = f;
+	w->crc = crc32(0L, Z_NULL, 0);
+	errno = 0;
+
+	w_bytes(w, magic, MAGIC_LEN);
+	w_varint(w, DUMP_VERSION);
+
+	w_varint(w, pdb_meta_count(db));
+	for (j = 0; j < pdb_meta_count(db); j++) {
+		pdb_meta_at(db, j, &k, &v);
+		w_string(w, k);
+		w_string(w, v);
+	}
+
+	nmetrics = pdb_metric_count(db);
+	w_varint(w, nmetrics);
+	for (m = 0; m < nmetrics; m++) {
+		mt = pdb_metric(db, m);
+		w_string(w, mt->name);
+		w_string(w, mt->unit);
+		w_varint(w, (uint64_t)mt->kind);
+		w_varint(w, mt->flags);
+	}
+
+	n = pdb_module_count(db);
+	w_varint(w, n);
+	for (i = 0; i < n; i++)
+		w_string(w, pdb_module_name(db, i));
+
+	n = pdb_cc_count(db);
+	w_varint(w, n);
+	for (i = 0; i < n; i++) {
+		pdb_cc(db, i, &cc);
+		w_string(w, cc.label);
+		w_varint(w, cc.module_index);
+		w_string(w, cc.src);
+		w_varint(w, cc.flags);
+		w_svarint(w, cc.profile_id);
+	}
+
+	w_varint(w, pdb_node_count(db) > 0 ? 1 : 0);
+	for (node = pdb_walk_first(db, NULL); node != PDB_NONE;
+	    node = pdb_walk_next(db, node, NULL)) {
+		w_varint(w, pdb_node_cc(db, node));
+		vals = pdb_node_values(db, node);
+		for (m = 0; m < nmetrics; m++)
+			w_svarint(w, vals[m]);
+		w_varint(w, pdb_node_child_count(db, node));
+		nodes++;
+	}
+
+	w_varint(w, nodes);
+	w_flush(w);
+	crc[0] = w->crc & 0xff;
+	crc[1] = (w->crc >> 8) & 0xff;
+	crc[2] = (w->crc >> 16) & 0xff;
+	crc[3] = (w->crc >> 24) & 0xff;
+	if (w->err == 0 && fwrite(crc, 1, 4, f) != 4)
+		w->err = errno ? errno : EIO;
+	err = w->err;
+	free(w);
+	if (err != 0) {
+		errno = err;
+		return pdb_seterr(db, PDB_EIO, "cannot write dump: %s",
+		    strerror(err));
+	}
+	return PDB_OK;
+}

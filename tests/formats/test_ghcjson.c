@@ -1,0 +1,728 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The GHC JSON reader (+RTS -pj): probing, metadata, the cost-centre
+ * table and the tree of GHC 9.0.2's own files, the agreement of the JSON
+ * and text readers on the tree's structure, and bad input.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "formats.h"
+#include "testutil.h"
+
+#define JSONDIR	"tests/data/ghcjson/"
+#define TEXTDIR	"tests/data/ghc/"
+
+/* A small complete profile, for mutations and truncation. */
+static const char tiny[] =
+    "{\"program\": \"t\", \"arguments\": [\"./t\", \"a b\"],\n"
+    "\"rts_arguments\": [\"-pj\", \"-N2\"],\n"
+    "\"end_time\": \"Mon Jan 1 2026\", \"initial_capabilities\": 2,\n"
+    "\"total_time\": 0.25, \"total_ticks\": 7,\n"
+    "\"tick_interval\": 1000, \"total_alloc\": 640,\n"
+    "\"cost_centres\": [\n"
+    "{\"id\": 3, \"label\": \"MAIN\", \"module\": \"MAIN\",\n"
+    " \"src_loc\": \"<built-in>\", \"is_caf\": false},\n"
+    "{\"id\": 1, \"label\": \"f\", \"module\": \"M\", \"src_loc\": \"M.hs:1\",\n"
+    " \"is_caf\": false},\n"
+    "{\"id\": 2, \"label\": \"CAF\", \"module\": \"M\",\n"
+    " \"src_loc\": \"<entire-module>\", \"is_caf\": true}],\n"
+    "\"profile\": {\"id\": 3, \"entries\": 0, \"alloc\": 0, \"ticks\": 0,\n"
+    " \"children\": [\n"
+    "{\"id\": 2, \"entries\": 0, \"alloc\": 64, \"ticks\": 1, \"children\": [\n"
+    "{\"id\": 1, \"entries\": 5, \"alloc\": 576, \"ticks\": 6,\n"
+    " \"children\": []}]},\n"
+    "{\"id\": 1, \"entries\": 1, \"alloc\": 0, \"ticks\": 0,\n"
+    " \"children\": []}]}}\n";
+
+/* Read data (format fmt, or probed) into a new handle; *rc gets the
+ * result.  The caller frees the handle. */
+static struct pdb *
+read_text(const char *data, size_t len, const struct pdb_format *fmt,
+    const char *suffix, int *rc, char **path, const struct pdb_format **used)
+{
+	struct pdb *db = pdb_new();
+
+	cr_assert(db != NULL);
+	*path = write_temp(data, len, suffix);
+	*rc = pdb_read_tree(db, *path, fmt, NULL, used);
+	return db;
+}
+
+/* The child of node with cost centre module.label, or PDB_NONE. */
+static uint32_t
+child(const struct pdb *db, uint32_t node, const char *module,
+    const char *label)
+{
+	uint32_t c;
+
+	for (c = pdb_node_first_child(db, node); c != PDB_NONE;
+	    c = pdb_node_next_sibling(db, c))
+		if (strcmp(pdb_cc_module(db, pdb_node_cc(db, c)),
+		    module) == 0 &&
+		    strcmp(pdb_cc_label(db, pdb_node_cc(db, c)), label) == 0)
+			return c;
+	return PDB_NONE;
+}
+
+static void
+assert_meta(const struct pdb *db, const char *key, const char *want)
+{
+	const char *v = pdb_meta_get(db, key);
+
+	cr_assert(v != NULL, "no metadata '%s'", key);
+	cr_assert_str_eq(v, want, "metadata '%s'", key);
+}
+
+static void
+assert_values(const struct pdb *db, uint32_t node, int64_t ticks,
+    int64_t alloc, int64_t entries)
+{
+	const int64_t *v;
+
+	cr_assert(node != PDB_NONE);
+	v = pdb_node_values(db, node);
+	cr_assert_eq(v[0], ticks);
+	cr_assert_eq(v[1], alloc);
+	cr_assert_eq(v[2], entries);
+}
+
+/* ---- probing ---- */
+
+Test(ghcjson, probe)
+{
+	const struct pdb_format *f = &pdb_fmt_ghcjson;
+	char *head;
+	size_t len;
+
+	head = slurp(JSONDIR "mj.json", &len);
+	cr_assert(head != NULL);
+	cr_assert_eq(f->probe((unsigned char *)head, len < 4096 ? len : 4096),
+	    95);
+	cr_assert_eq(pdb_format_probe((unsigned char *)head,
+	    len < 4096 ? len : 4096), f);
+	free(head);
+	cr_assert_eq(f->probe((const unsigned char *)"  \n{\"profile\": {}}",
+	    18), 95);
+	cr_assert_eq(f->probe((const unsigned char *)"{\"a\": 1}", 8), 10);
+	cr_assert_eq(f->probe((const unsigned char *)"[1, 2]", 6), 0);
+	cr_assert_eq(f->probe((const unsigned char *)"MAIN;f 3\n", 9), 0);
+	cr_assert_eq(f->probe((const unsigned char *)"", 0), 0);
+}
+
+/* GHC calls its JSON file PROG.prof: the content decides. */
+Test(ghcjson, detected_by_content_not_name)
+{
+	const struct pdb_format *used = NULL;
+	char *data, *path;
+	size_t len;
+	struct pdb *db;
+	int rc;
+
+	data = slurp(JSONDIR "mj.json", &len);
+	cr_assert(data != NULL);
+	db = read_text(data, len, NULL, ".prof", &rc, &path, &used);
+	cr_assert_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
+	cr_assert_eq(used, &pdb_fmt_ghcjson);
+	cr_assert_eq(pdb_node_count(db), 146);
+	unlink(path);
+	free(path);
+	free(data);
+	pdb_free(db);
+}
+
+/* ---- GHC's own files ---- */
+
+Test(ghcjson, mj_metadata)
+{
+	struct pdb *db = load_tree(JSONDIR "mj.json");
+
+	assert_meta(db, "source_format", "ghc-json");
+	assert_meta(db, "program", "mj");
+	assert_meta(db, "command", "./mj");
+	assert_meta(db, "rts_arguments", "-pj");
+	assert_meta(db, "date", "Sun Nov 22 04:04 2026");
+	assert_meta(db, "total_time", "0.04");
+	assert_meta(db, "total_ticks", "41");
+	assert_meta(db, "tick_interval_us", "1000");
+	assert_meta(db, "total_alloc", "378954016");
+	assert_meta(db, "initial_capabilities", "0");
+	/* A non-threaded RTS writes 0 capabilities; it runs on one. */
+	assert_meta(db, "processors", "1");
+	pdb_free(db);
+}
+
+Test(ghcjson, tiny_metadata)
+{
+	char *path;
+	struct pdb *db;
+	int rc;
+
+	db = read_text(tiny, sizeof(tiny) - 1, NULL, ".json", &rc, &path, NULL);
+	cr_assert_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
+	assert_meta(db, "command", "./t a b");
+	assert_meta(db, "rts_arguments", "-pj -N2");
+	assert_meta(db, "processors", "2");
+	assert_meta(db, "total_time", "0.25");
+	cr_assert_eq(pdb_module_count(db), 2);
+	cr_assert_str_eq(pdb_module_name(db, 0), "MAIN");
+	cr_assert_str_eq(pdb_module_name(db, 1), "M");
+	cr_assert_eq(pdb_node_count(db), 4);
+	assert_values(db, child(db, child(db, 0, "M", "CAF"), "M", "f"), 6,
+	    576, 5);
+	unlink(path);
+	free(path);
+	pdb_free(db);
+}
+
+Test(ghcjson, mj_schema)
+{
+	struct pdb *db = load_tree(JSONDIR "mj.json");
+	static const struct {
+		const char	*name, *unit;
+		enum pdb_kind	 kind;
+	} want[] = {
+		{ "ticks", "ticks", PDB_COST },
+		{ "alloc", "bytes", PDB_COST },
+		{ "entries", "calls", PDB_COUNT },
+	};
+	const struct pdb_metric *m;
+	unsigned i;
+
+	cr_assert_eq(pdb_metric_count(db), 3);
+	for (i = 0; i < 3; i++) {
+		m = pdb_metric(db, i);
+		cr_assert_str_eq(m->name, want[i].name);
+		cr_assert_str_eq(m->unit, want[i].unit);
+		cr_assert_eq(m->kind, want[i].kind);
+		cr_assert_eq(m->flags, 0);
+	}
+	pdb_free(db);
+}
+
+Test(ghcjson, mj_cost_centres)
+{
+	struct pdb *db = load_tree(JSONDIR "mj.json");
+	struct pdb_cc cc;
+	uint32_t i, cafs = 0;
+
+	cr_assert_eq(pdb_cc_count(db), 136);
+	/* One module entry per distinct name. */
+	cr_assert_eq(pdb_module_count(db), 122);
+	/* In the file's order, with the file's ids. */
+	pdb_cc(db, 0, &cc);
+	cr_assert_str_eq(cc.label, "IDLE");
+	cr_assert_str_eq(cc.module, "IDLE");
+	cr_assert_str_eq(cc.src, "<built-in>");
+	cr_assert_eq(cc.profile_id, 136);
+	cr_assert_eq(cc.flags, 0);
+	for (i = 0; i < pdb_cc_count(db); i++) {
+		pdb_cc(db, i, &cc);
+		cr_assert_eq(cc.profile_id, 136 - (int64_t)i);
+		if (cc.flags & PDB_CC_CAF) {
+			cafs++;
+			cr_assert_str_eq(cc.label, "CAF");
+			cr_assert_str_eq(cc.src, "<entire-module>");
+		}
+		if (strcmp(cc.label, "rev") == 0) {
+			cr_assert_str_eq(cc.module, "Main");
+			cr_assert_str_eq(cc.src, "Main.hs:(18,1)-(19,28)");
+		}
+	}
+	cr_assert_eq(cafs, 117);
+	pdb_free(db);
+}
+
+Test(ghcjson, mj_tree)
+{
+	struct pdb *db = load_tree(JSONDIR "mj.json");
+	struct pdb_cc cc;
+	uint32_t n;
+
+	cr_assert_eq(pdb_node_count(db), 146);
+	pdb_cc(db, pdb_node_cc(db, 0), &cc);
+	cr_assert_str_eq(cc.label, "MAIN");
+	cr_assert_str_eq(cc.module, "MAIN");
+	cr_assert_eq(cc.profile_id, 130);
+	assert_values(db, 0, 0, 816, 0);
+	cr_assert_eq(pdb_node_child_count(db, 0), 124);
+
+	/* The stacks the text report leaves out are here. */
+	assert_values(db, child(db, 0, "GC", "GC"), 1, 0, 0);
+	assert_values(db, child(db, 0, "SYSTEM", "SYSTEM"), 2, 168380016, 0);
+	assert_values(db, child(db, 0, "PROFILING", "OVERHEAD_of"), 0, 144, 0);
+	assert_values(db, child(db, 0, "IDLE", "IDLE"), 0, 0, 0);
+	assert_values(db, child(db, 0, "MAIN", "DONT_CARE"), 0, 0, 0);
+	assert_values(db, child(db, 0, "SYSTEM", "PINNED"), 0, 0, 0);
+
+	/* MAIN;Main.CAF;h;j;rev, the hot stack. */
+	n = child(db, 0, "Main", "CAF");
+	n = child(db, child(db, child(db, n, "Main", "h"), "Main", "j"),
+	    "Main", "rev");
+	assert_values(db, n, 36, 203623440, 6612);
+	cr_assert_eq(pdb_node_depth(db, n), 4);
+	cr_assert_eq(pdb_node_child_count(db, n), 0);
+	pdb_free(db);
+}
+
+/* ---- every JSON file ---- */
+
+/* Criterion copies parameters to the worker: strings go inline. */
+struct jcase {
+	char		 json[64];
+	int64_t		 nodes, ticks, alloc;
+};
+
+ParameterizedTestParameters(ghcjson, totals)
+{
+	static struct jcase cases[] = {
+		{ JSONDIR "mj.json", 146, 41, 378954016 },
+		{ JSONDIR "clausify.json", 171, 309, 412266832 },
+		{ JSONDIR "demo.json", 161, 225, 524761320 },
+	};
+
+	return cr_make_param_array(struct jcase, cases,
+	    sizeof(cases) / sizeof(cases[0]));
+}
+
+/* The tree is unpruned: its own costs add up to GHC's totals. */
+ParameterizedTest(struct jcase *c, ghcjson, totals)
+{
+	struct pdb *db = load_tree(c->json);
+	int64_t ticks = 0, alloc = 0;
+	char buf[32];
+	uint32_t n;
+
+	cr_assert_eq(pdb_node_count(db), (uint32_t)c->nodes);
+	for (n = 0; n < pdb_node_count(db); n++) {
+		ticks += pdb_node_values(db, n)[0];
+		alloc += pdb_node_values(db, n)[1];
+	}
+	cr_assert_eq(ticks, c->ticks);
+	cr_assert_eq(alloc, c->alloc);
+	snprintf(buf, sizeof(buf), "%lld", (long long)c->ticks);
+	assert_meta(db, "total_ticks", buf);
+	snprintf(buf, sizeof(buf), "%lld", (long long)c->alloc);
+	assert_meta(db, "total_alloc", buf);
+	pdb_free(db);
+}
+
+/*
+ * Text and JSON readers agree on structure.  GHC 9.0.2 builds both
+ * reports from the same tree (rts/Profiling.c, reportCCSProfiling), but
+ * for the text report (-p, -P; not -pa) it
+ *  - prunes every stack with no entries, no ticks and no allocation of
+ *    its own and no child left after pruning (pruneCCSTree), and
+ *  - leaves out the built-in stacks MAIN.DONT_CARE, GC.GC, SYSTEM.SYSTEM,
+ *    IDLE.IDLE and PROFILING.OVERHEAD_of (ignoreCCS), which hang off the
+ *    root;
+ * while -pj and -pa keep everything.  So the JSON tree with that rule
+ * applied has the text tree's shape, cost centres and child order (GHC
+ * sorts children the same way for both).  The runs are separate, but
+ * entries and allocation are deterministic and no stack of these
+ * programs has ticks without either, so the rule gives the same tree
+ * whichever run's ticks are used.
+ */
+struct tcase {
+	char		 json[64], text[64];
+	int		 pruned;
+};
+
+ParameterizedTestParameters(ghcjson, text_agrees)
+{
+	static struct tcase cases[] = {
+		{ JSONDIR "mj.json", TEXTDIR "mj.prof", 1 },
+		{ JSONDIR "mj.json", TEXTDIR "mj.P.prof", 1 },
+		{ JSONDIR "clausify.json", TEXTDIR "clausify.prof", 1 },
+		{ JSONDIR "clausify.json", TEXTDIR "clausify.P.prof", 1 },
+		{ JSONDIR "demo.json", TEXTDIR "demo.prof", 1 },
+		{ JSONDIR "demo.json", TEXTDIR "demo.P.prof", 1 },
+		{ JSONDIR "demo.json", TEXTDIR "demo.pa.prof", 0 },
+	};
+
+	return cr_make_param_array(struct tcase, cases,
+	    sizeof(cases) / sizeof(cases[0]));
+}
+
+static int
+ghc_ignored(const struct pdb *db, uint32_t node)
+{
+	static const char *const ign[][2] = {
+		{ "MAIN", "DONT_CARE" }, { "GC", "GC" }, { "SYSTEM", "SYSTEM" },
+		{ "IDLE", "IDLE" }, { "PROFILING", "OVERHEAD_of" },
+	};
+	uint32_t cc = pdb_node_cc(db, node);
+	size_t i;
+
+	if (pdb_node_depth(db, node) != 1)
+		return 0;
+	for (i = 0; i < sizeof(ign) / sizeof(ign[0]); i++)
+		if (strcmp(pdb_cc_module(db, cc), ign[i][0]) == 0 &&
+		    strcmp(pdb_cc_label(db, cc), ign[i][1]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Which nodes GHC's text report would show (see above). */
+static unsigned char *
+ghc_text_keep(const struct pdb *db, int pruned)
+{
+	uint32_t n, nn = pdb_node_count(db), p;
+	unsigned char *keep = calloc(nn ? nn : 1, 1), *haskid;
+	const int64_t *v;
+
+	haskid = calloc(nn ? nn : 1, 1);
+	cr_assert(keep != NULL && haskid != NULL);
+	/* Children come after their parents in a tree read as is. */
+	for (n = 1; n < nn; n++)
+		cr_assert_lt(pdb_node_parent(db, n), n);
+	for (n = nn; n-- > 0;) {
+		v = pdb_node_values(db, n);
+		keep[n] = !pruned || haskid[n] || v[0] != 0 || v[1] != 0 ||
+		    v[2] != 0;
+		if (pruned && ghc_ignored(db, n))
+			keep[n] = 0;
+		if (keep[n] && (p = pdb_node_parent(db, n)) != PDB_NONE)
+			haskid[p] = 1;
+	}
+	for (n = 1; n < nn; n++)
+		if (!keep[pdb_node_parent(db, n)])
+			keep[n] = 0;
+	free(haskid);
+	return keep;
+}
+
+/* One line per node shown, "depth module label src", in pre-order. */
+static char *
+shape(const struct pdb *db, const unsigned char *keep, size_t *count)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct pdb_cc cc;
+	uint32_t n, depth;
+
+	cr_assert(f != NULL);
+	*count = 0;
+	for (n = pdb_walk_first(db, &depth); n != PDB_NONE;
+	    n = pdb_walk_next(db, n, &depth)) {
+		if (keep != NULL && !keep[n])
+			continue;
+		pdb_cc(db, pdb_node_cc(db, n), &cc);
+		fprintf(f, "%u %s %s %s\n", depth, cc.module, cc.label, cc.src);
+		(*count)++;
+	}
+	fclose(f);
+	return buf;
+}
+
+ParameterizedTest(struct tcase *c, ghcjson, text_agrees)
+{
+	struct pdb *j = load_tree(c->json), *t = load_tree(c->text);
+	unsigned char *keep = ghc_text_keep(j, c->pruned);
+	char *js, *ts;
+	size_t jn, tn;
+
+	js = shape(j, keep, &jn);
+	ts = shape(t, NULL, &tn);
+	cr_assert_gt(tn, 10);
+	cr_assert_eq(jn, tn, "%s: %zu nodes shown, %s: %zu", c->json, jn,
+	    c->text, tn);
+	cr_assert_str_eq(js, ts, "%s and %s differ", c->json, c->text);
+	if (c->pruned)
+		cr_assert_lt(tn, pdb_node_count(j));
+	else
+		cr_assert_eq(tn, pdb_node_count(j));
+	free(js);
+	free(ts);
+	free(keep);
+	pdb_free(j);
+	pdb_free(t);
+}
+
+/* ---- streaming ---- */
+
+struct counter {
+	int	 enters, exits, stop_at;
+};
+
+static int
+c_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *v)
+{
+	struct counter *c = arg;
+
+	(void)db;
+	(void)cc;
+	(void)v;
+	return ++c->enters == c->stop_at ? PDB_ESTOP : 0;
+}
+
+static int
+c_exit(void *arg, struct pdb *db)
+{
+	struct counter *c = arg;
+
+	(void)db;
+	c->exits++;
+	return 0;
+}
+
+Test(ghcjson, stream_balanced_and_stoppable)
+{
+	struct counter c = { 0, 0, 0 };
+	struct pdb_sink sink = { NULL, c_enter, c_exit, NULL, &c };
+	struct pdb *db = pdb_new();
+
+	cr_assert_eq(pdb_read_stream(db, JSONDIR "mj.json", NULL, NULL, &sink,
+	    NULL), PDB_OK, "%s", pdb_errmsg(db));
+	cr_assert_eq(c.enters, 146);
+	cr_assert_eq(c.exits, 146);
+	pdb_free(db);
+
+	db = pdb_new();
+	c.enters = c.exits = 0;
+	c.stop_at = 3;
+	cr_assert_eq(pdb_read_stream(db, JSONDIR "mj.json", NULL, NULL, &sink,
+	    NULL), PDB_ESTOP);
+	cr_assert_eq(c.enters, 3);
+	pdb_free(db);
+}
+
+Test(ghcjson, gzip)
+{
+	struct run r;
+	struct pdb *db;
+
+	run(&r, "gzip -c " JSONDIR "mj.json > /tmp/ccstest-mj.json.gz");
+	cr_assert_eq(r.status, 0);
+	run_free(&r);
+	db = load_tree("/tmp/ccstest-mj.json.gz");
+	cr_assert_eq(pdb_node_count(db), 146);
+	pdb_free(db);
+	unlink("/tmp/ccstest-mj.json.gz");
+}
+
+/* ---- bad input ---- */
+
+struct bad {
+	char		 text[400];
+	char		 msg[80];	/* what follows "<file>" in the message */
+};
+
+ParameterizedTestParameters(ghcjson, bad)
+{
+#define CC1	"{\"id\": 1, \"label\": \"a\", \"module\": \"M\", \"src_loc\": \"\"}"
+#define NODE(id, kids)	"{\"id\": " #id ", \"entries\": 1, \"alloc\": 2, " \
+	"\"ticks\": 3, \"children\": [" kids "]}"
+#define DOC(ccs, prof)	"{\"cost_centres\": [" ccs "], \"profile\": " prof "}"
+	static struct bad cases[] = {
+		{ "[1, 2]", ": not a GHC profile: the top level is not an object" },
+		{ "{\"program\": \"x\"}", ": not a GHC profile: no 'cost_centres'" },
+		{ "{\"cost_centres\": []}", ": not a GHC profile: no 'profile'" },
+		{ "{\"cost_centres\": 5, \"profile\": {}}",
+		  ": 'cost_centres' is not an array" },
+		{ DOC("5", NODE(1, "")), ": 'cost_centres[0]' is not an object" },
+		{ DOC("{\"label\": \"a\", \"module\": \"M\"}", NODE(1, "")),
+		  ": 'cost_centres[0]': missing 'id'" },
+		{ DOC(CC1 ", {\"id\": \"2\", \"label\": \"a\", \"module\": \"M\"}",
+		  NODE(1, "")), ": 'cost_centres[1]': 'id' is not an integer" },
+		{ DOC("{\"id\": 1, \"module\": \"M\"}", NODE(1, "")),
+		  ": 'cost_centres[0]': missing 'label'" },
+		{ DOC("{\"id\": 1, \"label\": 7, \"module\": \"M\"}", NODE(1, "")),
+		  ": 'cost_centres[0]': 'label' is not a string" },
+		{ DOC("{\"id\": 1, \"label\": \"a\", \"module\": null}", NODE(1, "")),
+		  ": 'cost_centres[0]': 'module' is not a string" },
+		{ DOC("{\"id\": 1, \"label\": \"a\", \"module\": \"M\", "
+		  "\"is_caf\": \"yes\"}", NODE(1, "")),
+		  ": 'cost_centres[0]': 'is_caf' is not a boolean" },
+		{ DOC(CC1 ", " CC1, NODE(1, "")), ": duplicate cost centre id 1" },
+		{ DOC(CC1, NODE(999, "")),
+		  ": profile node: unknown cost centre id 999" },
+		{ DOC(CC1, NODE(1, NODE(1, "") ", " NODE(999, ""))),
+		  ": profile node: unknown cost centre id 999" },
+		{ DOC(CC1, "[]"), ": profile node is not an object" },
+		{ DOC(CC1, NODE(1, "5")), ": profile node is not an object" },
+		{ DOC(CC1, "{\"entries\": 1, \"alloc\": 2, \"ticks\": 3, "
+		  "\"children\": []}"), ": profile node: missing 'id'" },
+		{ DOC(CC1, "{\"id\": 1.0, \"entries\": 1, \"alloc\": 2, "
+		  "\"ticks\": 3, \"children\": []}"),
+		  ": profile node: 'id' is not an integer" },
+		{ DOC(CC1, "{\"id\": 1, \"entries\": 1, \"alloc\": 2, "
+		  "\"children\": []}"), ": profile node: missing 'ticks'" },
+		{ DOC(CC1, "{\"id\": 1, \"entries\": 1, \"alloc\": \"2\", "
+		  "\"ticks\": 3, \"children\": []}"),
+		  ": profile node: 'alloc' is not an integer" },
+		{ DOC(CC1, "{\"id\": 1, \"entries\": 1.5, \"alloc\": 2, "
+		  "\"ticks\": 3, \"children\": []}"),
+		  ": profile node: 'entries' is not an integer" },
+		{ DOC(CC1, "{\"id\": 1, \"entries\": 1, \"alloc\": 2, "
+		  "\"ticks\": 3}"), ": profile node: missing 'children'" },
+		{ DOC(CC1, "{\"id\": 1, \"entries\": 1, \"alloc\": 2, "
+		  "\"ticks\": 3, \"children\": {}}"),
+		  ": profile node: 'children' is not an array" },
+		{ "{\"program\": 5, \"cost_centres\": []}",
+		  ": 'program' is not a string" },
+		{ "{\"arguments\": \"./x\", \"cost_centres\": []}",
+		  ": 'arguments' is not an array" },
+		{ "{\"arguments\": [\"./x\", 1], \"cost_centres\": []}",
+		  ": 'arguments[1]' is not a string" },
+		{ "{\"total_ticks\": \"7\", \"cost_centres\": []}",
+		  ": 'total_ticks' is not a number" },
+		/* Jansson's own errors, with line and column. */
+		{ "{\"cost_centres\": [,]}", ":1:19: " },
+		{ "{\"cost_centres\": [],\n \"profile\": ", ":2:" },
+		{ "", ":1:0: " },
+		{ DOC(CC1, "{\"id\": 1, \"entries\": 1, \"alloc\": "
+		  "99999999999999999999, \"ticks\": 3, \"children\": []}"),
+		  ":1:" },
+		{ DOC("{\"id\": 1, \"label\": \"a\\u0000b\", \"module\": \"M\"}",
+		  NODE(1, "")), ":1:" },
+		{ DOC("{\"id\": 1, \"label\": \"a\xff\", \"module\": \"M\"}",
+		  NODE(1, "")), ":1:" },
+	};
+#undef CC1
+#undef NODE
+#undef DOC
+
+	return cr_make_param_array(struct bad, cases,
+	    sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(struct bad *c, ghcjson, bad)
+{
+	char *path, want[512];
+	struct pdb *db;
+	int rc;
+
+	db = read_text(c->text, strlen(c->text), &pdb_fmt_ghcjson, ".json",
+	    &rc, &path, NULL);
+	cr_assert_eq(rc, PDB_EFORMAT, "%s: rc %d: %s", c->text, rc,
+	    pdb_errmsg(db));
+	snprintf(want, sizeof(want), "%s%s", path, c->msg);
+	cr_assert(strncmp(pdb_errmsg(db), want, strlen(want)) == 0,
+	    "got '%s', want '%s...'", pdb_errmsg(db), want);
+	unlink(path);
+	free(path);
+	pdb_free(db);
+}
+
+/* Every proper prefix of a good file fails cleanly. */
+Test(ghcjson, truncated_everywhere)
+{
+	size_t len = sizeof(tiny) - 1, l;
+	char *path;
+	struct pdb *db;
+	int rc;
+
+	path = write_temp(tiny, len, ".json");
+	for (l = len; l-- > 0;) {
+		cr_assert_eq(truncate(path, (off_t)l), 0);
+		db = pdb_new();
+		rc = pdb_read_tree(db, path, &pdb_fmt_ghcjson, NULL, NULL);
+		/* Cut after the final '}', only the newline is missing. */
+		if (l == len - 1) {
+			cr_assert_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
+		} else {
+			cr_assert_eq(rc, PDB_EFORMAT, "prefix %zu", l);
+			cr_assert(strncmp(pdb_errmsg(db), path,
+			    strlen(path)) == 0);
+		}
+		pdb_free(db);
+	}
+	unlink(path);
+	free(path);
+}
+
+/* A chain of n nested profile nodes. */
+static char *
+deep_json(size_t n, size_t *lenp)
+{
+	static const char head[] = "{\"cost_centres\": [{\"id\": 1, "
+	    "\"label\": \"a\", \"module\": \"M\"}],\n\"profile\": ";
+	static const char node[] = "{\"id\":1,\"entries\":1,\"alloc\":0,"
+	    "\"ticks\":1,\"children\":[";
+	size_t len = sizeof(head) - 1 + n * (sizeof(node) - 1 + 2) + 2, i;
+	char *s = malloc(len + 1), *p = s;
+
+	cr_assert(s != NULL);
+	memcpy(p, head, sizeof(head) - 1);
+	p += sizeof(head) - 1;
+	for (i = 0; i < n; i++, p += sizeof(node) - 1)
+		memcpy(p, node, sizeof(node) - 1);
+	for (i = 0; i < n; i++) {
+		*p++ = ']';
+		*p++ = '}';
+	}
+	*p++ = '}';
+	*p++ = '\n';
+	*p = '\0';
+	*lenp = (size_t)(p - s);
+	cr_assert_eq(*lenp, len);
+	return s;
+}
+
+/* Jansson parses up to 2048 levels: 1023 profile levels. */
+Test(ghcjson, deep_1023)
+{
+	size_t len;
+	char *s = deep_json(1023, &len), *path;
+	struct pdb *db;
+	int rc;
+
+	db = read_text(s, len, NULL, ".json", &rc, &path, NULL);
+	cr_assert_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
+	cr_assert_eq(pdb_node_count(db), 1023);
+	cr_assert_eq(pdb_node_depth(db, 1022), 1022);
+	unlink(path);
+	free(path);
+	free(s);
+	pdb_free(db);
+}
+
+Test(ghcjson, deep_1000000, .timeout = 60)
+{
+	size_t len;
+	char *s = deep_json(1000000, &len), *path;
+	struct pdb *db;
+	struct run r;
+	int rc;
+
+	db = read_text(s, len, NULL, ".json", &rc, &path, NULL);
+	cr_assert_eq(rc, PDB_EFORMAT);
+	cr_assert(strstr(pdb_errmsg(db), "maximum parsing depth") != NULL,
+	    "%s", pdb_errmsg(db));
+	pdb_free(db);
+	run(&r, "ccs-flat %s", path);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strncmp(r.err, "ccs-flat: ", 10) == 0 &&
+	    strstr(r.err, "maximum parsing depth") != NULL, "%s", r.err);
+	run_free(&r);
+	unlink(path);
+	free(path);
+	free(s);
+}
+
+/* The tools print the reader's message with line and column. */
+Test(ghcjson, tool_message)
+{
+	static const char text[] = "{\"cost_centres\": [],\n\"profile\": }\n";
+	char *path, want[256];
+	struct run r;
+
+	path = write_temp(text, sizeof(text) - 1, ".prof");
+	run(&r, "ccs-flat %s", path);
+	cr_assert_eq(r.status, 1);
+	snprintf(want, sizeof(want), "ccs-flat: %s:2:", path);
+	cr_assert(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
+	cr_assert_eq(r.outlen, 0);
+	run_free(&r);
+	unlink(path);
+	free(path);
+}
