@@ -28,6 +28,9 @@ static const struct {
 	{ "hot", "hot stack, expensive arm and most expensive stacks" },
 	{ "callers", "inverted call graph of a cost centre" },
 	{ "tree", "the stack tree as an indented report" },
+	{ "2callgrind", "callgrind output for KCacheGrind" },
+	{ "2dot", "call graph through Graphviz" },
+	{ "2html", "interactive HTML viewer" },
 	{ NULL, NULL }
 };
 
@@ -70,7 +73,9 @@ main(int argc, char *argv[])
 		list(stderr);
 		return TOOL_USAGE;
 	}
-	snprintf(path, sizeof(path), "ccs-%s", commands[i].name);
+	/* "ccs 2dot" runs ccs2dot, the other commands ccs-NAME. */
+	snprintf(path, sizeof(path), "ccs%s%s",
+	    commands[i].name[0] == '2' ? "" : "-", commands[i].name);
 	argv[1] = path;
 	/* Prefer the tool installed beside us. */
 	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) > 0) {
