@@ -366,7 +366,9 @@ folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	    n = pdb_walk_next(db, n, &depth)) {
 		int64_t v = pdb_node_values(db, n)[metric];
 
-		if (depth < skip || (v == 0 && !(opts->flags & PDB_OPT_ALL)))
+		/* Cost left on a synthetic root is written as "(root) N". */
+		if ((depth < skip && v == 0) ||
+		    (v == 0 && !(opts->flags & PDB_OPT_ALL)))
 			continue;
 		lines[nlines].value = v;
 		lines[nlines++].node = n;
@@ -384,6 +386,11 @@ folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 				return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 			}
 			path[depth++] = pdb_node_cc(db, n);
+		}
+		if (depth == skip) {
+			/* The synthetic root itself. */
+			put_frame(out, db, path[0]);
+			putc(' ', out);
 		}
 		for (d = depth - skip; d-- > 0;) {
 			put_frame(out, db, path[d]);

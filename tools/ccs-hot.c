@@ -25,15 +25,43 @@ static const char helptext[] =
     TOOL_PRUNE_HELP
     TOOL_COMMON_HELP;
 
-/* Print the stack of node n as labels, root first, separated by ';'. */
+/*
+ * Write a name: in --tsv output tabs, newlines, carriage returns and
+ * backslashes are escaped, and in stacks ';' too, as folded files do, so
+ * every record stays one line and every frame one field.
+ */
 static void
-put_stack(FILE *out, const struct pdb *db, uint32_t n, int full)
+put_name(FILE *out, const char *s, int tsv, int in_stack)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '\t')
+			fputs("\\t", out);
+		else if (*s == '\n')
+			fputs("\\n", out);
+		else if (*s == '\r')
+			fputs("\\r", out);
+		else if (tsv && *s == '\\')
+			fputs("\\\\", out);
+		else if (tsv && in_stack && *s == ';')
+			fputs("\\;", out);
+		else
+			putc(*s, out);
+	}
+}
+
+/*
+ * Print the stack of node n, root first, separated by ';'.  A synthetic
+ * root is left out, unless it is the whole stack.
+ */
+static void
+put_stack(FILE *out, const struct pdb *db, uint32_t n, int full, int tsv)
 {
 	uint32_t *path = NULL, k, d = 0;
 	size_t cap = 0;
 
 	for (k = n; k != PDB_NONE; k = pdb_node_parent(db, k)) {
-		if (pdb_cc_flags(db, pdb_node_cc(db, k)) & PDB_CC_SYNTHETIC)
+		if ((pdb_cc_flags(db, pdb_node_cc(db, k)) & PDB_CC_SYNTHETIC) &&
+		    (k != n || pdb_node_parent(db, k) != PDB_NONE))
 			continue;
 		if (pdb_buf_reserve(&path, &cap, ((size_t)d + 1) * sizeof(*path))) {
 			tool_warnx("out of memory");
@@ -42,8 +70,8 @@ put_stack(FILE *out, const struct pdb *db, uint32_t n, int full)
 		path[d++] = pdb_node_cc(db, k);
 	}
 	while (d-- > 0) {
-		fputs(full ? pdb_cc_fullname(db, path[d]) :
-		    pdb_cc_label(db, path[d]), out);
+		put_name(out, full ? pdb_cc_fullname(db, path[d]) :
+		    pdb_cc_label(db, path[d]), tsv, 1);
 		if (d > 0)
 			putc(';', out);
 	}
@@ -66,7 +94,7 @@ main(int argc, char *argv[])
 	uint32_t hot, *arm, *top = NULL;
 	int64_t *inc, total, v;
 	long long ntop = 0;
-	size_t narm, nt = 0, i;
+	size_t narm, nt = 0, i, shown;
 	char pct[32];
 	int ch, rc, tsv = 0, m;
 	FILE *out;
@@ -114,29 +142,34 @@ main(int argc, char *argv[])
 	v = pdb_node_values(db, hot)[m];
 	if (tsv) {
 		fputs("stack\t", out);
-		put_stack(out, db, hot, 0);
+		put_stack(out, db, hot, 0, 1);
 		fprintf(out, "\t%" PRId64 "\n", v);
 	} else {
 		fprintf(out, "hot stack: %" PRId64 " %s, %s%% of %" PRId64 "\n",
 		    v, pdb_metric(db, (unsigned)m)->unit,
 		    tool_fmt_pct(pct, sizeof(pct), v, total), total);
 		fputs("  <", out);
-		put_stack(out, db, hot, 1);
+		put_stack(out, db, hot, 1, 0);
 		fputs(">\n\nexpensive arm (inclusive):\n", out);
 	}
-	for (i = 0; i < narm; i++) {
+	for (i = 0, shown = 0; i < narm; i++) {
 		uint32_t n = arm[i], cc = pdb_node_cc(db, n);
 
-		if (pdb_cc_flags(db, cc) & PDB_CC_SYNTHETIC)
+		if ((pdb_cc_flags(db, cc) & PDB_CC_SYNTHETIC) && narm > 1)
 			continue;
 		v = inc[(size_t)n * pdb_metric_count(db) + (unsigned)m];
-		if (tsv)
-			fprintf(out, "arm\t%s\t%" PRId64 "\n",
-			    pdb_cc_label(db, cc), v);
-		else
-			fprintf(out, "  %14" PRId64 " %6s%%  %*s%s\n", v,
-			    tool_fmt_pct(pct, sizeof(pct), v, total), (int)i, "",
-			    pdb_cc_fullname(db, cc));
+		if (tsv) {
+			fputs("arm\t", out);
+			put_name(out, pdb_cc_label(db, cc), 1, 0);
+			fprintf(out, "\t%" PRId64 "\n", v);
+		} else {
+			fprintf(out, "  %14" PRId64 " %6s%%  %*s", v,
+			    tool_fmt_pct(pct, sizeof(pct), v, total), (int)shown,
+			    "");
+			put_name(out, pdb_cc_fullname(db, cc), 0, 0);
+			putc('\n', out);
+		}
+		shown++;
 	}
 	if (nt > 0 && !tsv)
 		fprintf(out, "\ntop %zu stacks (own cost):\n", nt);
@@ -147,7 +180,7 @@ main(int argc, char *argv[])
 		else
 			fprintf(out, "  %3zu %14" PRId64 " %6s%%  ", i + 1, v,
 			    tool_fmt_pct(pct, sizeof(pct), v, total));
-		put_stack(out, db, top[i], !tsv);
+		put_stack(out, db, top[i], !tsv, tsv);
 		if (tsv)
 			fprintf(out, "\t%" PRId64, v);
 		putc('\n', out);

@@ -67,16 +67,20 @@ main(int argc, char *argv[])
 
 	db = tool_load(&c, path, &rep);
 	if (verbose) {
-		fprintf(stderr, "%s: %" PRIu64 " stacks pruned\n", tool_progname,
-		    rep.nodes_removed);
-		for (m = 0; rep.folded != NULL && m < pdb_metric_count(db); m++)
-			fprintf(stderr, "%s: %s: %" PRId64 " %s folded into "
-			    "parents%s\n", tool_progname, pdb_metric(db, m)->name,
-			    pdb_metric(db, m)->kind == PDB_COUNT ?
-			    rep.dropped[m] : rep.folded[m],
-			    pdb_metric(db, m)->unit,
-			    pdb_metric(db, m)->kind == PDB_COUNT ?
-			    " (dropped: counts do not fold)" : "");
+		fprintf(stderr, "%s: %" PRIu64 " subtrees pruned\n",
+		    tool_progname, rep.nodes_removed);
+		for (m = 0; rep.folded != NULL && m < pdb_metric_count(db); m++) {
+			if (pdb_metric(db, m)->kind == PDB_COUNT)
+				fprintf(stderr, "%s: %s: %" PRId64 " %s dropped "
+				    "(counts do not fold)\n", tool_progname,
+				    pdb_metric(db, m)->name, rep.dropped[m],
+				    pdb_metric(db, m)->unit);
+			else
+				fprintf(stderr, "%s: %s: %" PRId64 " %s folded "
+				    "into parents\n", tool_progname,
+				    pdb_metric(db, m)->name, rep.folded[m],
+				    pdb_metric(db, m)->unit);
+		}
 	}
 	rc = tool_write_profile(&c, db);
 	pdb_prune_report_free(&rep);

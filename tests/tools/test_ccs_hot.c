@@ -137,12 +137,10 @@ Test(ccs_hot, readable)
 }
 
 /*
- * BUG (reported): the arm is indented by its position counting the
- * folded reader's synthetic root, which is not printed, so the first
- * printed step of a folded profile is indented by one.  Enable once
- * the first printed step starts in the column GHC's does.
+ * The arm is indented by the steps printed: the folded reader's synthetic
+ * root is not printed, so the first step starts in the first column.
  */
-Test(ccs_hot, arm_indent, .disabled = true)
+Test(ccs_hot, arm_indent)
 {
 	struct run r;
 
@@ -348,7 +346,7 @@ Test(ccs_hot, option_order_does_not_matter)
  * frames.  Expected: the escapes of ccs-stacks in stacks and those of
  * ccs-flat --tsv in fields.  Enable once fixed.
  */
-Test(ccs_hot, tsv_escapes_names, .disabled = true)
+Test(ccs_hot, tsv_escapes_names)
 {
 	struct run r;
 

@@ -117,7 +117,7 @@ Test(ccs_prune, fig7_min_samples_and_verbose)
 	run_free(&r);
 	run(&r, "ccs-prune -v --min samples=10 " FIG7 " >/dev/null");
 	cr_expect_eq(r.status, 0);
-	cr_expect_str_eq(r.err, "ccs-prune: 1 stacks pruned\n"
+	cr_expect_str_eq(r.err, "ccs-prune: 1 subtrees pruned\n"
 	    "ccs-prune: samples: 7 samples folded into parents\n");
 	run_free(&r);
 	/* Without -v, nothing on stderr. */
@@ -139,7 +139,7 @@ Test(ccs_prune, fig7_min_pct)
 	    "Main_main;Main_a;Main_b;Main_d;Main_g 23\n");
 	run_free(&r);
 	run(&r, "ccs-prune -v --min-pct 1 " FIG7 " >/dev/null");
-	cr_expect_str_eq(r.err, "ccs-prune: 4 stacks pruned\n"
+	cr_expect_str_eq(r.err, "ccs-prune: 4 subtrees pruned\n"
 	    "ccs-prune: samples: 40 samples folded into parents\n");
 	run_free(&r);
 	same_output("ccs-prune --min-pct 1 " FIG7 " | ccs-stacks --all",
@@ -175,7 +175,7 @@ Test(ccs_prune, fig7_exclude_removes_the_subtree)
 	    "Main_main;Main_a;Main_b;Main_d;Main_g;Main_rev 11\n");
 	run_free(&r);
 	run(&r, "ccs-prune -v --exclude Main_j " FIG7 " >/dev/null");
-	cr_expect_str_eq(r.err, "ccs-prune: 3 stacks pruned\n"
+	cr_expect_str_eq(r.err, "ccs-prune: 3 subtrees pruned\n"
 	    "ccs-prune: samples: 1209 samples folded into parents\n");
 	run_free(&r);
 	/* Globs, and several excludes: everything folds into a. */
@@ -268,10 +268,10 @@ Test(ccs_prune, verbose_reports_what_moved)
 
 	run(&r, "ccs-prune -v --min-ticks 1 " GHC_P " > /dev/null");
 	cr_assert_eq(r.status, 0);
-	cr_expect(has_line(r.err, "ccs-prune: 9 stacks pruned"), "%s", r.err);
+	cr_expect(has_line(r.err, "ccs-prune: 9 subtrees pruned"), "%s", r.err);
 	cr_expect_eq(reported(r.err, "ticks"), 0, "%s", r.err);
-	cr_expect(has_line(r.err, "ccs-prune: entries: 1917 calls folded into "
-	    "parents (dropped: counts do not fold)"), "%s", r.err);
+	cr_expect(has_line(r.err, "ccs-prune: entries: 1917 calls dropped "
+	    "(counts do not fold)"), "%s", r.err);
 	v = reported(r.err, "alloc");
 	/* Stacks of zero ticks allocated: that moved to their parents. */
 	before = output_of("ccs-stacks -m alloc " GHC_P);
@@ -331,7 +331,7 @@ Test(ccs_prune, nothing_pruned_at_zero)
 		snprintf(b, sizeof(b), "ccs-flat --tsv %s", files[i]);
 		same_output(a, b);
 		run(&r, "ccs-prune -v --min-ticks 0 %s >/dev/null", files[i]);
-		cr_expect(has_line(r.err, "ccs-prune: 0 stacks pruned"), "%s",
+		cr_expect(has_line(r.err, "ccs-prune: 0 subtrees pruned"), "%s",
 		    r.err);
 		cr_expect_eq(reported(r.err, "ticks"), 0);
 		run_free(&r);
@@ -347,7 +347,7 @@ Test(ccs_prune, negative_values)
 
 	run(&r, "ccs-prune -v --min-words 0 " PGCL " >/dev/null");
 	cr_expect_eq(r.status, 0);
-	cr_expect(!has_line(r.err, "ccs-prune: 0 stacks pruned"), "%s", r.err);
+	cr_expect(!has_line(r.err, "ccs-prune: 0 subtrees pruned"), "%s", r.err);
 	cr_expect(reported(r.err, "words") < 0, "%s", r.err);
 	run_free(&r);
 	/*
@@ -358,7 +358,7 @@ Test(ccs_prune, negative_values)
 	run(&r, "ccs-prune --min-words 0 " PGCL " | ccs-prune -v --min-words 0 "
 	    ">/dev/null");
 	cr_expect_eq(r.status, 0);
-	cr_expect(has_line(r.err, "ccs-prune: 0 stacks pruned"), "%s", r.err);
+	cr_expect(has_line(r.err, "ccs-prune: 0 subtrees pruned"), "%s", r.err);
 	run_free(&r);
 	/* Some garbage collections went. */
 	same_output("ccs-stacks --all " PGCL " | grep -c garbage_collector",
