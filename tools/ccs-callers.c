@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * ccs-callers: the inverted call graph of one cost centre (a wish of the
+ * Clean notes; "all call sites" to a Haskell programmer).  Every
+ * outermost occurrence of the cost centre in the stack tree contributes
+ * its calling context, read from the occurrence up to the root, and its
+ * inclusive cost; pdb_callers_new() merges the contexts into a tree
+ * rooted at the cost centre.  The report is that tree, indented, or with
+ * --folded one line per context in the folded writer's form, callee
+ * first: "name;caller;caller's caller;...;root VALUE".
+ *
+ * The name is found as an exact label or Module.label first, then as a
+ * glob.  Several cost centres that share a label and a module (GHC's
+ * local definitions of the same name, Clean's repeated module names) are
+ * one function to the user and are merged; otherwise several matches are
+ * an error that lists them.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+static const char usage[] =
+    "ccs-callers [-m metric] [--folded | --tsv] [-s pat]... [-d pat]... "
+    "[-f format] [-o file] name [file]";
+
+static const char helptext[] =
+    "Print the calling contexts of the cost centre NAME merged into a tree\n"
+    "rooted at it, with the cost of each context (inclusive of callees).\n\n"
+    "      --folded           one 'name;caller;...;root VALUE' line per\n"
+    "                         calling context\n"
+    "      --tsv              tab-separated output with a header line\n"
+    TOOL_PRUNE_HELP
+    TOOL_COMMON_HELP;
+
+enum { OPT_FOLDED = OPT_TOOL_BASE };
+
+#define LISTMAX	10	/* names listed in the "ambiguous" message */
+
+static void	*xreallocarray(void *, size_t, size_t);
+static uint32_t	*find_ccs(struct pdb *, const char *, size_t *);
+static struct pdb *relabel(struct pdb *, const uint32_t *);
+static void	 fold_inner_counts(struct pdb *, uint32_t);
+static void	 tsv_field(FILE *, const char *);
+static int	 cmp_children(const void *, const void *);
+static void	 report(FILE *, struct pdb *, unsigned, int, uint64_t,
+		    int64_t);
+
+static void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		p = NULL;
+	else
+		p = realloc(p, n * size != 0 ? n * size : 1);
+	if (p == NULL) {
+		tool_warnx("out of memory");
+		exit(TOOL_ERR);
+	}
+	return p;
+}
+
+/*
+ * The cost centres called name that occur in the tree: those whose label
+ * or Module.label is name, or failing any, those matching it as a glob.
+ * Synthetic cost centres (made up by readers) are never matched.
+ */
+static uint32_t *
+find_ccs(struct pdb *db, const char *name, size_t *np)
+{
+	unsigned char *seen;
+	uint32_t ncc = pdb_cc_count(db), n, cc, *found;
+	size_t k = 0;
+	int pass;
+
+	seen = xreallocarray(NULL, ncc, 1);
+	memset(seen, 0, ncc);
+	for (n = 0; n < pdb_node_count(db); n++)
+		seen[pdb_node_cc(db, n)] = 1;
+	found = xreallocarray(NULL, ncc, sizeof(*found));
+	for (pass = 0; pass < 2 && k == 0; pass++)
+		for (cc = 0; cc < ncc; cc++) {
+			if (!seen[cc] ||
+			    (pdb_cc_flags(db, cc) & PDB_CC_SYNTHETIC))
+				continue;
+			if (pass == 0 ? strcmp(pdb_cc_label(db, cc), name) == 0 ||
+			    strcmp(pdb_cc_fullname(db, cc), name) == 0 :
+			    pdb_cc_glob(db, cc, name))
+				found[k++] = cc;
+		}
+	free(seen);
+	*np = k;
+	return found;
+}
+
+/*
+ * A copy of db's tree with every node's cost centre replaced by map[cc];
+ * a node whose map is PDB_NONE is dropped and its own values go to its
+ * parent (used for leaves only: its children would stay with it).
+ */
+static struct pdb *
+relabel(struct pdb *db, const uint32_t *map)
+{
+	struct pdb *out;
+	uint32_t *image, n, nn = pdb_node_count(db), cc;
+
+	if ((out = pdb_clone_empty(db)) == NULL) {
+		tool_warnx("out of memory");
+		exit(TOOL_ERR);
+	}
+	image = xreallocarray(NULL, (size_t)nn + 1, sizeof(*image));
+	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
+	    n = pdb_walk_next(db, n, NULL)) {
+		cc = map[pdb_node_cc(db, n)];
+		if (n == 0) {
+			if (pdb_root_new(out, cc == PDB_NONE ?
+			    pdb_node_cc(db, n) : cc, &image[n]) != PDB_OK)
+				goto fail;
+		} else if (cc == PDB_NONE)
+			image[n] = image[pdb_node_parent(db, n)];
+		else if (pdb_node_append(out, image[pdb_node_parent(db, n)], cc,
+		    &image[n]) != PDB_OK)
+			goto fail;
+		pdb_node_add_values(out, image[n], pdb_node_values(db, n));
+	}
+	free(image);
+	return out;
+fail:
+	tool_pdberr(out);
+	exit(TOOL_ERR);
+}
+
+/*
+ * pdb_callers_new() gives each context the count metrics of the outermost
+ * occurrence only.  Entries of cc at inner (recursive) occurrences are
+ * entries too: move them to the outermost occurrence above them, so that
+ * a context counts every entry of cc made through it and the total is
+ * cc's own count, ccs-flat's self column.  Cost metrics are not touched.
+ */
+static void
+fold_inner_counts(struct pdb *db, uint32_t cc)
+{
+	uint32_t *outer = NULL, n, o, d;
+	size_t cap = 0;
+	unsigned m, nm = pdb_metric_count(db);
+	int64_t *dst, *src;
+
+	for (n = pdb_walk_first(db, &d); n != PDB_NONE;
+	    n = pdb_walk_next(db, n, &d)) {
+		if ((size_t)d + 1 > cap) {
+			cap = 2 * ((size_t)d + 1);
+			outer = xreallocarray(outer, cap, sizeof(*outer));
+		}
+		o = d > 0 ? outer[d - 1] : PDB_NONE;
+		if (pdb_node_cc(db, n) == cc && o != PDB_NONE) {
+			dst = pdb_node_values_mut(db, o);
+			src = pdb_node_values_mut(db, n);
+			for (m = 0; m < nm; m++)
+				if (pdb_metric(db, m)->kind == PDB_COUNT) {
+					dst[m] += src[m];
+					src[m] = 0;
+				}
+		}
+		outer[d] = o == PDB_NONE && pdb_node_cc(db, n) == cc ? n : o;
+	}
+	free(outer);
+}
+
+/* Write s as a TSV field, escaped (tool_put_text()). */
+static void
+tsv_field(FILE *out, const char *s)
+{
+	tool_put_text(out, s, 1);
+}
+
+struct child {
+	uint32_t	 node;
+	int64_t		 value;
+};
+
+/* Costliest first; ties keep the order the contexts were found in. */
+static int
+cmp_children(const void *a, const void *b)
+{
+	const struct child *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value > y->value ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/*
+ * The callers tree ct, in pre-order with each node's children costliest
+ * first, as an indented table or as TSV.  An explicit stack of nodes
+ * still to print replaces recursion.
+ */
+static void
+report(FILE *out, struct pdb *ct, unsigned m, int tsv, uint64_t merged,
+    int64_t all)
+{
+	const struct pdb_metric *metric = pdb_metric(ct, m);
+	struct child *kids = NULL;
+	int64_t *inc, total, v;
+	uint32_t *todo, *depth, nn = pdb_node_count(ct), n, c;
+	size_t ntodo = 0, nkids, i;
+	unsigned nm = pdb_metric_count(ct);
+	char pct[32];
+	struct pdb_cc info;
+
+	if ((inc = pdb_inclusive_new(ct)) == NULL) {
+		tool_warnx("out of memory");
+		exit(TOOL_ERR);
+	}
+	total = inc[m];
+	todo = xreallocarray(NULL, (size_t)nn + 1, sizeof(*todo));
+	depth = xreallocarray(NULL, (size_t)nn + 1, sizeof(*depth));
+	kids = xreallocarray(NULL, (size_t)nn + 1, sizeof(*kids));
+	if (tsv)
+		fputs("depth\tmodule\tcost_centre\tsrc\tinclusive\n", out);
+	else {
+		/* A count metric is named: a profile may have several. */
+		tool_put_text(out, pdb_cc_fullname(ct, pdb_node_cc(ct, 0)), 0);
+		fprintf(out, ": %" PRId64 " %s%s, %s%% of the total %" PRId64
+		    "%s\n", total,
+		    metric->kind == PDB_COUNT ? metric->name : metric->unit,
+		    metric->kind == PDB_COUNT ? "" : " inherited",
+		    tool_fmt_pct(pct, sizeof(pct), total, all), all,
+		    metric->flags & PDB_METRIC_APPROX ? " (approximate)" : "");
+		if (merged > 1)
+			fprintf(out, "  (%" PRIu64 " cost centres of this name "
+			    "merged)\n", merged);
+		fprintf(out, "\ncalling contexts, each caller under its callee "
+		    "(%s, %% of %" PRId64 "):\n", metric->name, total);
+	}
+	todo[ntodo++] = 0;
+	depth[0] = 0;
+	while (ntodo > 0) {
+		n = todo[--ntodo];
+		v = inc[(size_t)n * nm + m];
+		pdb_cc(ct, pdb_node_cc(ct, n), &info);
+		if (tsv) {
+			fprintf(out, "%" PRIu32 "\t", depth[n]);
+			tsv_field(out, info.module);
+			putc('\t', out);
+			tsv_field(out, info.label);
+			putc('\t', out);
+			tsv_field(out, info.src);
+			fprintf(out, "\t%" PRId64 "\n", v);
+		} else {
+			fprintf(out, "  %14" PRId64 " %6s%%  %*s", v,
+			    tool_fmt_pct(pct, sizeof(pct), v, total),
+			    (int)depth[n], "");
+			tool_put_text(out, pdb_cc_fullname(ct,
+			    pdb_node_cc(ct, n)), 0);
+			putc('\n', out);
+		}
+		nkids = 0;
+		for (c = pdb_node_first_child(ct, n); c != PDB_NONE;
+		    c = pdb_node_next_sibling(ct, c)) {
+			kids[nkids].node = c;
+			kids[nkids++].value = inc[(size_t)c * nm + m];
+		}
+		qsort(kids, nkids, sizeof(*kids), cmp_children);
+		for (i = nkids; i-- > 0;) {
+			depth[kids[i].node] = depth[n] + 1;
+			todo[ntodo++] = kids[i].node;
+		}
+	}
+	free(kids);
+	free(depth);
+	free(todo);
+	free(inc);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		TOOL_COMMON_LONGOPTS,
+		TOOL_PRUNE_LONGOPTS,
+		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "tsv", no_argument, NULL, OPT_TSV },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct tool_common c;
+	struct pdb *db, *ct = NULL, *t;
+	const char *name, *path, *file;
+	uint32_t *found = NULL, *map = NULL, cc, i, ncc;
+	size_t nfound;
+	int64_t *inc, total;
+	int ch, folded = 0, tsv = 0, m, rc;
+	FILE *out;
+
+	tool_init(argv[0], &c);
+	while ((ch = getopt_long(argc, argv, TOOL_COMMON_SHORTOPTS, longopts,
+	    NULL)) != -1) {
+		if (tool_common_option(&c, ch, optarg, usage, helptext))
+			continue;
+		switch (ch) {
+		case OPT_FOLDED:
+			folded = 1;
+			break;
+		case OPT_TSV:
+			tsv = 1;
+			break;
+		default:
+			tool_usage(usage);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1 || argc > 2 || (folded && tsv))
+		tool_usage(usage);
+	name = argv[0];
+	path = argc == 2 ? argv[1] : "-";
+	file = strcmp(path, "-") == 0 ? "<stdin>" : path;
+
+	db = tool_load(&c, path, NULL);
+	rc = TOOL_ERR;
+	if (pdb_node_count(db) == 0 || pdb_metric_count(db) == 0) {
+		tool_warnx("%s: no cost centre '%s' (the profile is empty)",
+		    file, name);
+		goto done;
+	}
+	if ((m = tool_metric(&c, db)) < 0)
+		goto done;
+
+	found = find_ccs(db, name, &nfound);
+	if (nfound == 0) {
+		tool_warnx("%s: no cost centre '%s'", file, name);
+		goto done;
+	}
+	for (i = 1; i < nfound; i++)
+		if (strcmp(pdb_cc_label(db, found[i]),
+		    pdb_cc_label(db, found[0])) != 0 ||
+		    strcmp(pdb_cc_module(db, found[i]),
+		    pdb_cc_module(db, found[0])) != 0)
+			break;
+	if (i < nfound) {
+		fprintf(stderr, "%s: ambiguous: '%s' matches %zu cost "
+		    "centres:", tool_progname, name, nfound);
+		for (i = 0; i < nfound && i < LISTMAX; i++)
+			fprintf(stderr, "%s %s", i > 0 ? "," : "",
+			    pdb_cc_fullname(db, found[i]));
+		fprintf(stderr, "%s\n", nfound > LISTMAX ? ", ..." : "");
+		goto done;
+	}
+
+	/*
+	 * Merge same-named cost centres into the first, so that only the
+	 * outermost occurrence of any of them counts on a path; drop a
+	 * synthetic root from the contexts (it is the last caller of each).
+	 */
+	ncc = pdb_cc_count(db);
+	map = xreallocarray(NULL, ncc, sizeof(*map));
+	for (cc = 0; cc < ncc; cc++)
+		map[cc] = cc;
+	if (nfound > 1) {
+		for (i = 1; i < nfound; i++)
+			map[found[i]] = found[0];
+		t = relabel(db, map);
+		pdb_free(db);
+		db = t;
+		for (i = 1; i < nfound; i++)
+			map[found[i]] = found[i];
+	}
+	fold_inner_counts(db, found[0]);
+	if ((ct = pdb_callers_new(db, found[0])) == NULL) {
+		tool_pdberr(db);
+		goto done;
+	}
+	if (pdb_cc_flags(db, pdb_node_cc(db, 0)) & PDB_CC_SYNTHETIC) {
+		map[pdb_node_cc(db, 0)] = PDB_NONE;
+		t = relabel(ct, map);
+		pdb_free(ct);
+		ct = t;
+	}
+
+	if (folded) {
+		c.outformat = &pdb_fmt_folded;
+		rc = tool_write_profile(&c, ct);
+		goto done;
+	}
+	if ((inc = pdb_inclusive_new(db)) == NULL) {
+		tool_warnx("out of memory");
+		goto done;
+	}
+	total = inc[m];
+	free(inc);
+	if ((out = tool_output_open(&c, 0)) == NULL)
+		goto done;
+	report(out, ct, (unsigned)m, tsv, nfound, total);
+	rc = tool_output_close(&c, out) == 0 ? TOOL_OK : TOOL_ERR;
+done:
+	free(map);
+	free(found);
+	pdb_free(ct);
+	pdb_free(db);
+	tool_common_free(&c);
+	return rc;
+}
