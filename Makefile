@@ -3,11 +3,17 @@
 
 include config.mk
 
+# SAN=1 builds into a directory of its own, so that sanitized and plain
+# objects never mix.
+ifeq ($(SAN),1)
+B          = build-san
+else
 B          = build
+endif
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -fPIC -MMD -MP \
              -Ilibprofdb -Iformats -Itools -DPDB_BUILDING
 ZLIB_LIBS  = $(shell $(PKG_CONFIG) --libs zlib)
-DEP_PKGS   = zlib jansson libxml-2.0 libcgraph libgvc
+DEP_PKGS   = zlib jansson yajl libxml-2.0 libcgraph libgvc
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(DEP_PKGS))
 DEP_LIBS   = $(shell $(PKG_CONFIG) --libs $(DEP_PKGS))
 CRIT_CFLAGS= $(shell $(PKG_CONFIG) --cflags criterion)
@@ -18,7 +24,8 @@ FMT_SRCS   = $(sort $(wildcard formats/*.c))
 TOOL_SRCS  = $(filter-out tools/common.c,$(sort $(wildcard tools/*.c)))
 TOOLS      = $(patsubst tools/%.c,%,$(TOOL_SRCS))
 TEST_SRCS  = $(sort $(wildcard tests/lib/*.c tests/formats/*.c tests/tools/*.c))
-TEST_HELP  = $(sort $(wildcard tests/support/*.c))
+# tests/fuzz: the fuzz harnesses, which replay their regression files.
+TEST_HELP  = $(sort $(wildcard tests/support/*.c tests/fuzz/*.c))
 MANS       = $(sort $(wildcard man/*.[135]))
 
 LIB_OBJS   = $(LIB_SRCS:%.c=$(B)/%.o)
@@ -31,7 +38,7 @@ BINS       = $(TOOLS:%=$(B)/bin/%)
 
 SONAME     = libprofdb.so.$(SOVERSION)
 
-.PHONY: all check lint demo deps install uninstall clean
+.PHONY: all check lint tidy valgrind demo deps install uninstall clean bench
 all: $(B)/libprofdb.a $(B)/$(SONAME) $(B)/libccsformats.a $(BINS) \
     $(B)/profdb.pc $(B)/ccsformats.pc
 
@@ -70,8 +77,12 @@ $(B)/%.pc: %.pc.in config.mk
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    $< > $@
 
+# Every allocation of the static libraries and the tests goes through
+# tests/support/failalloc.c, which can make the n-th one fail.
+TEST_WRAP  = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=free
+
 $(B)/run-tests: $(TEST_OBJS) $(B)/libccsformats.a $(B)/libprofdb.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(CRIT_LIBS) $(DEP_LIBS) -lm
+	$(CC) $(LDFLAGS) $(TEST_WRAP) -o $@ $^ $(CRIT_LIBS) $(DEP_LIBS) -lm
 
 # Install missing Debian packages (as root) before anything is compiled.
 deps:
@@ -81,11 +92,45 @@ deps:
 # build runs in a new make, so that it sees what deps installed.
 check: deps
 	@$(MAKE) --no-print-directory all $(B)/run-tests
-	CCS_BIN=$(CURDIR)/$(B)/bin $(B)/run-tests --jobs 2 $(CHECK_FLAGS)
+	@rm -f $(B)/sanitizer.*
+	$(SAN_ENV) CCS_BIN=$(CURDIR)/$(B)/bin $(B)/run-tests --jobs 2 $(CHECK_FLAGS); \
+	st=$$?; if ls $(B)/sanitizer.* >/dev/null 2>&1; then \
+	    cat $(B)/sanitizer.* >&2; \
+	    echo "check: sanitizer reports (above, in $(B)/sanitizer.*)" >&2; \
+	    exit 1; fi; exit $$st
 	$(MAKE) --no-print-directory lint
+
+# Static analysis.  Remaining cppcheck findings are suppressed in
+# tests/cppcheck.supp and clang-tidy's in .clang-tidy, each explained in
+# tests/ANALYSIS.md.
+ANALYZED   = $(LIB_SRCS) $(FMT_SRCS) tools/common.c $(TOOL_SRCS)
+CPPCHECK_FLAGS = --std=c11 -q -j2 --error-exitcode=1 --inline-suppr \
+             --enable=warning,style,performance,portability \
+             --suppressions-list=tests/cppcheck.supp \
+             -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DPDB_BUILDING \
+             -Ilibprofdb -Iformats -Itools
+
+# Throughput and memory against the tools people use today; not a test
+# and not in CI.  Updates BENCHMARKS.md (see tests/bench/bench.sh).
+bench:
+	sh tests/bench/bench.sh
 
 lint:
 	mandoc -Tlint -Wwarning $(MANS)
+	cppcheck $(CPPCHECK_FLAGS) $(ANALYZED)
+
+# clang-tidy with the checks of .clang-tidy (bugprone, cert,
+# clang-analyzer); every finding is an error.  Run by .ci/run.
+tidy:
+	clang-tidy --quiet $(ANALYZED) -- -std=c11 $(CPPFLAGS) -DPDB_BUILDING \
+	    -Ilibprofdb -Iformats -Itools $(DEP_CFLAGS)
+
+# Every tool under valgrind on every input format and on bad input: no
+# error, no definite leak (tests/valgrind.sh; run by .ci/run).  Not with
+# SAN=1: valgrind cannot run sanitized programs.
+valgrind: deps
+	@$(MAKE) --no-print-directory all
+	sh tests/valgrind.sh $(B)/bin
 
 # The main job on the bundled example: GHC's profile of the paper's program.
 demo: deps
@@ -114,6 +159,77 @@ uninstall:
 	    $(DESTDIR)$(PKGCONFIGDIR)/profdb.pc $(DESTDIR)$(PKGCONFIGDIR)/ccsformats.pc
 	for m in $(MANS); do \
 	    s=$${m##*.}; rm -f $(DESTDIR)$(MANPREFIX)/man$$s/$${m##*/}; done
+
+# ---- fuzzing (tests/FUZZING.md) ----
+# One libFuzzer harness per tests/fuzz/fuzz_NAME.c, built with clang,
+# ASan and UBSan as $(FB)/fuzz_NAME; the library and the formats are
+# compiled again for them, never shared with the gcc objects.  fuzz-run
+# runs each for FUZZ_SECONDS on its corpus, its seeds (made from
+# tests/data) and its regression files (tests/data/fuzz/NAME), which
+# make check replays too; fuzz-replay only replays.  fuzz-run-NAME runs
+# one; make -j2 fuzz-run runs two at a time.
+FUZZ_CC      = clang
+FUZZ_SECONDS = 60
+FUZZ_OPTS    = -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+FB           = $(B)/fuzz
+FUZZ_CFLAGS  = -std=c11 -g -O1 -fno-omit-frame-pointer -MMD -MP \
+               -fsanitize=fuzzer-no-link,address,undefined \
+               -fno-sanitize-recover=undefined -DFUZZ_LIBFUZZER \
+               -Ilibprofdb -Iformats -Itools -DPDB_BUILDING
+FUZZ_NAMES   = $(patsubst tests/fuzz/fuzz_%.c,%,\
+               $(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_OBJS    = $(patsubst %.c,$(FB)/%.o,$(LIB_SRCS) $(FMT_SRCS) \
+               tests/fuzz/fuzzutil.c) $(FB)/viewer_js.o $(FB)/viewer_css.o
+
+.PHONY: fuzz fuzz-run fuzz-replay
+.SECONDARY: $(FUZZ_NAMES:%=$(FB)/tests/fuzz/fuzz_%.o) $(FUZZ_OBJS)
+fuzz: $(FUZZ_NAMES:%=$(FB)/fuzz_%) $(FUZZ_NAMES:%=$(FB)/%.dict) \
+    $(FB)/seeds/.made
+
+$(FB)/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) $(DEP_CFLAGS) -c $< -o $@
+
+$(FB)/viewer_%.o: $(B)/formats/html/viewer_%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FB)/fuzz_%: $(FB)/tests/fuzz/fuzz_%.o $(FUZZ_OBJS)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(DEP_LIBS) -lm
+
+$(FB)/%.dict: tests/fuzz/%.dict
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(FB)/roundtrip.dict: $(sort $(wildcard tests/fuzz/*.dict))
+	@mkdir -p $(@D)
+	cat $^ > $@
+
+$(FB)/seeds/.made: tests/fuzz/mkcorpus.sh $(B)/bin/ccs-convert \
+    $(wildcard tests/data/*/*)
+	sh tests/fuzz/mkcorpus.sh $(B)/bin $(FB)/seeds
+	touch $@
+
+fuzz-run: $(FUZZ_NAMES:%=fuzz-run-%)
+
+fuzz-run-%: fuzz
+	@mkdir -p $(FB)/corpus/$* $(FB)/artifacts/$*
+	@echo "fuzz $*: $(FUZZ_SECONDS) s, log in $(FB)/$*.log"
+	@nice -n 19 $(FB)/fuzz_$* $(FUZZ_OPTS) -max_total_time=$(FUZZ_SECONDS) \
+	    -dict=$(FB)/$*.dict -artifact_prefix=$(FB)/artifacts/$*/ \
+	    $(FB)/corpus/$* $(FB)/seeds/$* $(wildcard tests/data/fuzz/$*) \
+	    > $(FB)/$*.log 2>&1 || { tail -n 60 $(FB)/$*.log; exit 1; }
+	@grep -E '^(#[0-9]+.*DONE|Done|stat::number_of_executed_units)' \
+	    $(FB)/$*.log | sed 's/^/fuzz $*: /'
+
+fuzz-replay: fuzz
+	@for h in $(FUZZ_NAMES); do \
+	    d=$$(ls -d tests/data/fuzz/$$h $(FB)/corpus/$$h 2>/dev/null) || :; \
+	    [ -n "$$d" ] || continue; \
+	    echo "fuzz-replay $$h: $$d"; \
+	    $(FB)/fuzz_$$h $(FUZZ_OPTS) -runs=0 $$d > $(FB)/$$h.replay.log \
+	        2>&1 || { tail -n 60 $(FB)/$$h.replay.log; exit 1; }; \
+	done
 
 clean:
 	rm -rf $(B)

@@ -17,8 +17,18 @@ WARN       = -Wall -Wextra -Wpedantic
 CFLAGS    ?= $(OPT)
 CPPFLAGS  += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 
-# SAN=1 builds everything with AddressSanitizer and UBSan.
+# SAN=1 builds everything with AddressSanitizer and UBSan, into build-san/.
+# The tests then run sanitized tools too: any report, leaks included,
+# makes the process fail.
 ifeq ($(SAN),1)
-CFLAGS    += -fsanitize=address,undefined -fno-omit-frame-pointer
+CFLAGS    += -fsanitize=address,undefined -fno-omit-frame-pointer \
+             -fno-sanitize-recover=all
 LDFLAGS   += -fsanitize=address,undefined
+# Reports go to files $(B)/sanitizer.PID, from the test runner and from
+# every tool it starts: "make check" fails when there is any, even from a
+# tool whose failure a test expected.
+SAN_LOG    = $(CURDIR)/$(B)/sanitizer
+SAN_ENV    = ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:exitcode=1:detect_stack_use_after_return=1:log_path=$(SAN_LOG) \
+             UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(SAN_LOG) \
+             LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 endif

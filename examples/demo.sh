@@ -37,5 +37,25 @@ step "Flat (self) and inherited profile, in ticks" \
     "$bin/ccs-flat" "$prof"
 step "The same profile measured in bytes allocated" \
     "$bin/ccs-flat" -m alloc "$prof"
+step "The hot stack and the expensive arm (Morgan & Jarvis 3)" \
+    "$bin/ccs-hot" -n 3 "$prof"
 step "De-select rev: its costs go to the callers (Morgan & Jarvis 2.3)" \
+    "$bin/ccs-flat" -d rev "$prof"
+step "The same, in bytes allocated: j now owns what its revs cost" \
     "$bin/ccs-flat" -m alloc -d rev "$prof"
+step "Who calls rev, and at what cost (the inverted call graph)" \
+    "$bin/ccs-callers" -m alloc rev "$prof"
+
+# The exports: KCacheGrind, a call-graph image, the browser viewer.
+out=$here
+"$bin/ccs2callgrind" "$prof" -o "$out/callgrind.out.mj"
+"$bin/ccs2dot" -T svg -m alloc "$prof" -o "$out/mj.svg"
+"$bin/ccs2html" "$prof" -o "$out/mj.html"
+cat <<EOF
+
+==> Exports of the same profile
+  $out/callgrind.out.mj   kcachegrind $out/callgrind.out.mj
+                               (or: callgrind_annotate --inclusive=yes $out/callgrind.out.mj)
+  $out/mj.svg              the call graph (Fig. 10 of the paper): open it in a browser
+  $out/mj.html             the interactive viewer: open it in a browser (no network needed)
+EOF

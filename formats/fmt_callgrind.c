@@ -227,13 +227,33 @@ name_taken(const struct cg *w, const char *s, uint64_t hv)
 	return 0;
 }
 
-/* The file whose name is s[0..len), added if new; PDB_NONE when out of
- * memory. */
+static int	tmp_put(struct cg *, const char *, size_t);
+
+/*
+ * The file whose name is s[0..len), added if new; PDB_NONE when out of
+ * memory.  The name is made safe for one line as function names are
+ * (tmp_put(), name_finish()): it comes from a module name or a source
+ * location, which may hold any byte.
+ */
 static uint32_t
 file_intern(struct cg *w, const char *s, size_t len)
 {
-	uint64_t hv = fnv(s, len, FNV_INIT);
+	uint64_t hv;
 	size_t j, off;
+
+	w->tlen = 0;
+	if (tmp_put(w, s, len) != 0)
+		return PDB_NONE;
+	for (j = 0; j < w->tlen && (w->tmp[j] == ' ' || w->tmp[j] == '\t'); j++)
+		w->tmp[j] = '_';
+	for (j = w->tlen; j > 0 && (w->tmp[j - 1] == ' ' ||
+	    w->tmp[j - 1] == '\t'); j--)
+		w->tmp[j - 1] = '_';
+	if (w->tlen == 0 && tmp_put(w, UNKNOWN_FILE, strlen(UNKNOWN_FILE)))
+		return PDB_NONE;
+	s = w->tmp;
+	len = w->tlen;
+	hv = fnv(s, len, FNV_INIT);
 
 	if (w->fileset.cap > 0)
 		for (j = hv & (w->fileset.cap - 1); w->fileset.slot[j] != 0;

@@ -258,6 +258,35 @@ rd_varint(struct rd *r, uint64_t *vp)
 	return 0;
 }
 
+/*
+ * rd_varint() without the per-byte checks when ten bytes are buffered:
+ * the tree is almost all varints.  Anything unusual (a short buffer, a
+ * bad varint) takes the careful path, which reports it.
+ */
+static inline int
+rd_fast(struct rd *r, uint64_t *vp)
+{
+	struct pdb_input *in = r->in;
+	const unsigned char *p = in->buf + in->pos;
+
+	if (in->len - in->pos < 10 || pdb_varint_dec(&p, vp) != 0)
+		return rd_varint(r, vp);
+	in->pos = (size_t)(p - in->buf);
+	return 0;
+}
+
+static inline int
+rd_sfast(struct rd *r, int64_t *vp)
+{
+	uint64_t u;
+	int rc;
+
+	if ((rc = rd_fast(r, &u)) != 0)
+		return rc;
+	*vp = (int64_t)((u >> 1) ^ (~(u & 1) + 1));
+	return 0;
+}
+
 /* A zigzag varint: 0, -1, 1, -2, ... as 0, 1, 2, 3, ... */
 static int
 rd_svarint(struct rd *r, int64_t *vp)
@@ -460,6 +489,7 @@ rd_tree(struct rd *r, const struct pdb_sink *sink, uint32_t ccbase,
     uint32_t ncc, unsigned nmetrics)
 {
 	struct pdb *db = r->db;
+	struct pdb_input *in;
 	uint64_t *rem = NULL, *nr, roots, nodes = 0, v, off;
 	int64_t *vals = NULL;
 	size_t depth = 0, cap = 0;
@@ -482,8 +512,36 @@ rd_tree(struct rd *r, const struct pdb_sink *sink, uint32_t ccbase,
 	if (sink->begin != NULL && (rc = sink->begin(sink->arg, db)) != 0)
 		goto out;
 	while (roots > 0) {
+		if (depth == cap) {
+			cap = cap ? cap * 2 : 256;
+			if ((nr = realloc(rem, cap * sizeof(*rem))) == NULL) {
+				rc = pdb_seterr(db, PDB_ENOMEM,
+				    "out of memory");
+				goto out;
+			}
+			rem = nr;
+		}
+		/*
+		 * The whole node at once while it is surely buffered; the
+		 * careful path below reports anything wrong with it.
+		 */
+		in = r->in;
+		if (in->len - in->pos >= ((size_t)nmetrics + 2) * 10) {
+			const unsigned char *p = in->buf + in->pos;
+			int bad = pdb_varint_dec(&p, &v) || v >= ncc;
+			uint64_t u = 0;
+
+			for (m = 0; m < nmetrics && !bad; m++) {
+				bad = pdb_varint_dec(&p, &u);
+				vals[m] = (int64_t)((u >> 1) ^ (~(u & 1) + 1));
+			}
+			if (!bad && pdb_varint_dec(&p, &rem[depth]) == 0) {
+				in->pos = (size_t)(p - in->buf);
+				goto node;
+			}
+		}
 		off = pdb_in_offset(r->in);
-		if ((rc = rd_varint(r, &v)) != 0)
+		if ((rc = rd_fast(r, &v)) != 0)
 			goto out;
 		if (v >= ncc) {
 			rc = pdb_seterr(db, PDB_EFORMAT,
@@ -494,19 +552,11 @@ rd_tree(struct rd *r, const struct pdb_sink *sink, uint32_t ccbase,
 			goto out;
 		}
 		for (m = 0; m < nmetrics; m++)
-			if ((rc = rd_svarint(r, &vals[m])) != 0)
+			if ((rc = rd_sfast(r, &vals[m])) != 0)
 				goto out;
-		if (depth == cap) {
-			cap = cap ? cap * 2 : 256;
-			if ((nr = realloc(rem, cap * sizeof(*rem))) == NULL) {
-				rc = pdb_seterr(db, PDB_ENOMEM,
-				    "out of memory");
-				goto out;
-			}
-			rem = nr;
-		}
-		if ((rc = rd_varint(r, &rem[depth])) != 0)
+		if ((rc = rd_fast(r, &rem[depth])) != 0)
 			goto out;
+node:
 		depth++;
 		nodes++;
 		if ((rc = sink->enter(sink->arg, db, ccbase + (uint32_t)v,
@@ -612,9 +662,20 @@ w_bytes(struct wr *w, const void *p, size_t n)
 static void
 w_varint(struct wr *w, uint64_t v)
 {
-	unsigned char b[10];
+	unsigned char b[10], *p;
 	size_t n = 0;
 
+	/* Straight into the buffer when it has room: the tree is varints. */
+	if (sizeof(w->buf) - w->len >= 10) {
+		p = w->buf + w->len;
+		while (v >= 0x80) {
+			p[n++] = (unsigned char)(v | 0x80);
+			v >>= 7;
+		}
+		p[n++] = (unsigned char)v;
+		w->len += n;
+		return;
+	}
 	do {
 		b[n] = v & 0x7f;
 		v >>= 7;

@@ -39,6 +39,7 @@
  * backslash as "...\", which DOT reads as an escaped quote: such a value
  * gets a trailing space.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -54,6 +55,7 @@
 
 #define FONT		"Helvetica,Arial,sans-serif"
 #define NOARC		UINT32_MAX
+#define LABEL_MAX	500	/* bytes of a name shown in a label */
 
 /* A growable string; oom is set when an append fails. */
 struct sbuf {
@@ -214,6 +216,14 @@ sb_label(struct sbuf *b, const char *s)
 	size_t n;
 
 	while (*p != '\0') {
+		/*
+		 * Graphviz's scanner takes quoted strings of at most 16384
+		 * bytes, and a longer name is no use in a picture anyway.
+		 */
+		if (p - (const unsigned char *)s >= LABEL_MAX) {
+			sb_add(b, "\xe2\x80\xa6", 3);	/* an ellipsis */
+			break;
+		}
 		if (*p == '\\') {
 			sb_add(b, "\\\\", 2);
 			p++;
@@ -455,6 +465,8 @@ prepare(struct dot *d)
 	uint32_t n, dep, cc, p, *fcount = NULL, *top = NULL;
 	unsigned char *topmask = NULL;
 	size_t i, k, nt;
+	uint64_t sum = 0, a;
+	int64_t v;
 
 	d->nn = pdb_node_count(db);
 	d->ncc = pdb_cc_count(db);
@@ -474,6 +486,16 @@ prepare(struct dot *d)
 	    d->hotcc == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	d->total = d->inc[d->m];
+	/* Every sum below adds up own costs of some nodes: if the absolute
+	 * values of all of them fit in 64 bits, so does each sum. */
+	for (n = 0; n < d->nn; n++) {
+		v = own(d, n);
+		a = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+		if (a > (uint64_t)INT64_MAX - sum)
+			return pdb_seterr(db, PDB_EFORMAT, "the total of '%s' "
+			    "overflows 64 bits", pdb_metric(db, d->m)->name);
+		sum += a;
+	}
 
 	i = 0;
 	d->maxdepth = 0;
@@ -748,8 +770,9 @@ sb_ccname(struct sbuf *b, const struct dot *d, uint32_t cc)
 	}
 }
 
-/* The legend node: what the graph shows and what it hides. */
-static void
+/* The legend node: what the graph shows and what it hides.  Returns 0,
+ * or -1 when out of memory. */
+static int
 legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
     size_t shown,
     size_t hidden, int64_t hidden_cost, size_t arcs_shown,
@@ -818,7 +841,7 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 	sb_nl_left(&b);
 	if (b.oom) {
 		free(b.s);
-		return;
+		return -1;
 	}
 	gn = agnode(g, "legend", 1);
 	set(gn, "label", b.s);
@@ -828,6 +851,7 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 	set(gn, "color", "#a08c50");
 	set(gn, "fontcolor", "#000000");
 	free(b.s);
+	return 0;
 }
 
 /* Whether arc a joins two drawn nodes and may be drawn. */
@@ -856,9 +880,12 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 	uint32_t cc;
 	char name[32];
 
+	/* An array of pointers: sizeof a pointer is right. */
+	/* NOLINTBEGIN(bugprone-sizeof-expression) */
 	if ((picks = malloc(((size_t)d->ncc + 1) * sizeof(*picks))) == NULL ||
 	    (gnode = calloc(d->ncc + 1, sizeof(*gnode))) == NULL)
 		goto oom;
+	/* NOLINTEND(bugprone-sizeof-expression) */
 	for (cc = 0; cc < d->ncc; cc++) {
 		if (!d->present[cc] || synthetic(d, cc))
 			continue;
@@ -982,8 +1009,9 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 		style_edge(ge, frac(a->cost, d->total), hotmode && a->hot &&
 		    !(o->flags & PDB_DOT_HOT_ONLY));
 	}
-	legend(d, g, "cost centre", "cost centres", nkeep, npresent - nkeep,
-	    hidden_cost, ashown, apresent - ashown);
+	if (legend(d, g, "cost centre", "cost centres", nkeep,
+	    npresent - nkeep, hidden_cost, ashown, apresent - ashown) != 0)
+		goto oom;
 	free(picks);
 	free(gnode);
 	free(bestin);
@@ -1016,9 +1044,12 @@ build_tree(struct dot *d, Agraph_t **gp)
 	uint32_t n, cc, p;
 	char name[32];
 
+	/* An array of pointers: sizeof a pointer is right. */
+	/* NOLINTBEGIN(bugprone-sizeof-expression) */
 	if ((picks = malloc(((size_t)d->nn + 1) * sizeof(*picks))) == NULL ||
 	    (gnode = calloc(d->nn + 1, sizeof(*gnode))) == NULL)
 		goto oom;
+	/* NOLINTEND(bugprone-sizeof-expression) */
 	for (i = 0; i < d->nn; i++) {
 		n = d->order[i];
 		cc = pdb_node_cc(d->db, n);
@@ -1084,8 +1115,9 @@ build_tree(struct dot *d, Agraph_t **gp)
 			    d->armn[p]);
 		}
 	}
-	legend(d, g, "stack", "stacks", nshown, npresent - nshown,
-	    hidden_cost, 0, 0);
+	if (legend(d, g, "stack", "stacks", nshown, npresent - nshown,
+	    hidden_cost, 0, 0) != 0)
+		goto oom;
 	free(picks);
 	free(gnode);
 	free(b.s);
@@ -1102,11 +1134,30 @@ oom:
 
 /* ---- output ---- */
 
+/*
+ * One graphviz context for the whole process, never freed.  Graphviz
+ * 2.42's pango plugin keeps a static pointer to the last font name, which
+ * lives in the context: freeing a context and laying out with a new one
+ * reads freed memory (AddressSanitizer: heap-use-after-free in
+ * pango_textlayout).
+ */
+static GVC_t *
+gv_context(void)
+{
+	static GVC_t *gvc;
+
+	if (gvc == NULL)
+		gvc = gvContext();
+	return gvc;
+}
+
 static int
 emit(struct dot *d, Agraph_t *g, FILE *out)
 {
 	const char *fmt = d->o->render;
 	GVC_t *gvc;
+	char *data = NULL;
+	unsigned int len = 0;
 	int rc = 0;
 
 	if (fmt == NULL || strcmp(fmt, "dot") == 0 || strcmp(fmt, "gv") == 0) {
@@ -1114,21 +1165,27 @@ emit(struct dot *d, Agraph_t *g, FILE *out)
 			return pdb_seterr(d->db, PDB_EIO, "cannot write DOT");
 		return PDB_OK;
 	}
-	if ((gvc = gvContext()) == NULL)
+	if ((gvc = gv_context()) == NULL)
 		return pdb_seterr(d->db, PDB_ENOMEM, "out of memory");
 	if (gvLayout(gvc, g, "dot") != 0)
 		rc = pdb_seterr(d->db, PDB_EFORMAT,
 		    "graphviz layout failed: %s", gv_message());
 	else {
-		if (gvRender(gvc, g, fmt, out) != 0)
+		/*
+		 * Render in memory and write with stdio: graphviz calls
+		 * exit(1) when a write to its output fails.
+		 */
+		if (gvRenderData(gvc, g, fmt, &data, &len) != 0)
 			rc = pdb_seterr(d->db, PDB_EUNSUPP,
 			    "graphviz cannot render '%s': %s", fmt,
 			    gv_message());
-		else if (fflush(out) != 0 || ferror(out))
-			rc = pdb_seterr(d->db, PDB_EIO, "cannot write %s", fmt);
+		else if (fwrite(data, 1, len, out) != len || fflush(out) != 0 ||
+		    ferror(out))
+			rc = pdb_seterr(d->db, PDB_EIO, "cannot write %s: %s",
+			    fmt, strerror(errno));
+		gvFreeRenderData(data);
 		gvFreeLayout(gvc, g);
 	}
-	gvFreeContext(gvc);
 	return rc;
 }
 

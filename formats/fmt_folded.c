@@ -11,7 +11,8 @@
  * "GHC.IO.Encoding.CAF" is CAF of GHC.IO.Encoding and "Main.main.\" is
  * "main.\" of Main; a frame with no such prefix is a bare label.  In
  * frames, backslash escapes '\\', ';' as '\;', newline as '\n' and
- * carriage return as '\r'.
+ * carriage return as '\r'; the writer also escapes a blank that begins
+ * or ends a frame and a '#' that begins one (any "\c" reads as c).
  *
  * Reading.  Every file gets a synthetic root, the MAIN of the paper's
  * stacks: folded lines have no common bottom of their own (a file may
@@ -54,8 +55,21 @@ folded_probe(const unsigned char *head, size_t len)
 			break;
 		start = end + 1;
 	}
-	if (start >= len || (end == len && len >= 4096))
+	if (start >= len)
 		return 0;
+	if (end == len && len >= 4096) {
+		/*
+		 * A first stack longer than the window (a deep recursion):
+		 * text with ';' between frames, no count seen yet.  Bid low,
+		 * so that any format that knows its bytes wins.
+		 */
+		if (memchr(head + start, ';', len - start) == NULL)
+			return 0;
+		for (i = start; i < len; i++)
+			if (head[i] < 0x20 && head[i] != '\t')
+				return 0;
+		return 10;
+	}
 	/* The first stack line must end in " <integer>". */
 	i = end;
 	if (i > start && head[i - 1] == '\r')
@@ -104,6 +118,19 @@ module_prefix(const char *f, size_t n)
 	return best;
 }
 
+/* Whether the byte at q (in a line starting at p) is escaped. */
+static int
+escaped(const char *p, const char *q)
+{
+	size_t n = 0;
+
+	while (q > p && q[-1] == '\\') {
+		q--;
+		n++;
+	}
+	return n % 2 == 1;
+}
+
 /* Unescape s[0..n) into buf (n + 1 bytes). */
 static void
 unescape(const char *s, size_t n, char *buf)
@@ -120,9 +147,41 @@ unescape(const char *s, size_t n, char *buf)
 	buf[o] = '\0';
 }
 
+/* The frames of a line: cost centres, and where each ends in the line. */
 struct frames {
 	uint32_t	*cc;
+	size_t		*end;		/* offset of the ';' or end after it */
 	size_t		 n, cap;
+};
+
+/*
+ * Frames seen so far, by their text as the file spells it: most lines
+ * repeat frames, and looking their text up is cheaper than splitting,
+ * unescaping and interning it again.
+ */
+struct fslot {
+	uint64_t	 hash;
+	size_t		 off, len;	/* in arena; len SIZE_MAX: empty */
+	uint32_t	 cc;
+};
+
+struct fcache {
+	struct fslot	*slot;
+	size_t		 cap, n;
+	char		*arena;
+	size_t		 alen, acap;
+};
+
+/* The folded reader's state. */
+struct rd {
+	struct pdb_input *in;
+	struct pdb	*db;
+	struct frames	 prev, cur;
+	struct fcache	 fc;
+	char		*pl;		/* the previous line's stack */
+	size_t		 plen, pcap;
+	char		*tmp;
+	size_t		 tmpcap;
 };
 
 /* The cost centre of frame f[0..n); tmp has room for n + 2 bytes. */
@@ -144,19 +203,202 @@ frame_cc(struct pdb *db, const char *f, size_t n, char *tmp, uint32_t *cc)
 	return pdb_cc_intern(db, label, mp > 0 ? tmp : "", "", 0, cc);
 }
 
+/* A hash of s[0..n), eight bytes at a time. */
+static uint64_t
+fhash(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+
+	while (n >= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+		s += 8;
+		n -= 8;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 29);
+}
+
+static int
+fc_grow(struct fcache *fc)
+{
+	struct fslot *ns;
+	size_t ncap = fc->cap ? fc->cap * 2 : 1024, i, j;
+
+	if ((ns = malloc(ncap * sizeof(*ns))) == NULL)
+		return -1;
+	for (i = 0; i < ncap; i++)
+		ns[i].len = SIZE_MAX;
+	for (i = 0; i < fc->cap; i++) {
+		if (fc->slot[i].len == SIZE_MAX)
+			continue;
+		for (j = fc->slot[i].hash & (ncap - 1); ns[j].len != SIZE_MAX;
+		    j = (j + 1) & (ncap - 1))
+			;
+		ns[j] = fc->slot[i];
+	}
+	free(fc->slot);
+	fc->slot = ns;
+	fc->cap = ncap;
+	return 0;
+}
+
+/* The cost centre of frame f[0..n), from the cache or made and cached. */
+static int
+frame_lookup(struct rd *r, const char *f, size_t n, uint32_t *cc)
+{
+	struct fcache *fc = &r->fc;
+	struct fslot *sl;
+	uint64_t h = fhash(f, n);
+	size_t i;
+	int rc;
+
+	if (fc->cap > 0)
+		for (i = h & (fc->cap - 1); fc->slot[i].len != SIZE_MAX;
+		    i = (i + 1) & (fc->cap - 1)) {
+			sl = &fc->slot[i];
+			if (sl->hash == h && sl->len == n &&
+			    memcmp(fc->arena + sl->off, f, n) == 0) {
+				*cc = sl->cc;
+				return PDB_OK;
+			}
+		}
+	if (pdb_buf_reserve(&r->tmp, &r->tmpcap, n + 2) != 0 ||
+	    pdb_buf_reserve(&fc->arena, &fc->acap, fc->alen + n + 1) != 0 ||
+	    ((fc->n + 1) * 2 > fc->cap && fc_grow(fc) != 0))
+		return pdb_seterr(r->db, PDB_ENOMEM, "out of memory");
+	if ((rc = frame_cc(r->db, f, n, r->tmp, cc)) != PDB_OK)
+		return rc;
+	for (i = h & (fc->cap - 1); fc->slot[i].len != SIZE_MAX;
+	    i = (i + 1) & (fc->cap - 1))
+		;
+	sl = &fc->slot[i];
+	sl->hash = h;
+	sl->off = fc->alen;
+	sl->len = n;
+	sl->cc = *cc;
+	memcpy(fc->arena + fc->alen, f, n);
+	fc->alen += n;
+	fc->n++;
+	return PDB_OK;
+}
+
+static int
+frames_reserve(struct rd *r, struct frames *fr, size_t need)
+{
+	size_t nc;
+	uint32_t *ncc;
+	size_t *nend;
+
+	if (need <= fr->cap)
+		return PDB_OK;
+	nc = fr->cap ? fr->cap * 2 : 64;
+	while (nc < need)
+		nc *= 2;
+	if ((ncc = realloc(fr->cc, nc * sizeof(*ncc))) == NULL)
+		return pdb_seterr(r->db, PDB_ENOMEM, "out of memory");
+	fr->cc = ncc;
+	if ((nend = realloc(fr->end, nc * sizeof(*nend))) == NULL)
+		return pdb_seterr(r->db, PDB_ENOMEM, "out of memory");
+	fr->end = nend;
+	fr->cap = nc;
+	return PDB_OK;
+}
+
+/* How many leading bytes a and b share, eight at a time. */
+static size_t
+common(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	size_t i = 0;
+
+	while (i + 8 <= n) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			break;
+		i += 8;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * Split stack s[0..n) into r->cur.  Frames that lie wholly in the bytes
+ * s shares with the previous stack, separator included, are the
+ * previous line's frames: only the rest is split and looked up.
+ */
+static int
+split_stack(struct rd *r, const char *s, size_t n)
+{
+	struct frames *prev = &r->prev, *cur = &r->cur;
+	size_t l, k = 0, start, i;
+	uint32_t cc;
+	int rc;
+
+	l = common(s, r->pl, n < r->plen ? n : r->plen);
+	if (l == n && n == r->plen)
+		k = prev->n;
+	else
+		while (k < prev->n && prev->end[k] < l)
+			k++;
+	if ((rc = frames_reserve(r, cur, k + 1)) != PDB_OK)
+		return rc;
+	if (k > 0) {	/* prev's arrays are NULL before the first line */
+		memcpy(cur->cc, prev->cc, k * sizeof(*cur->cc));
+		memcpy(cur->end, prev->end, k * sizeof(*cur->end));
+	}
+	cur->n = k;
+	if (k < prev->n || prev->n == 0 || n != r->plen) {
+		/* Split the rest on unescaped ';'. */
+		start = k == 0 ? 0 : cur->end[k - 1] + 1;
+		for (i = start;; i++) {
+			if (i < n && s[i] == '\\' && i + 1 < n) {
+				i++;
+				continue;
+			}
+			if (i < n && s[i] != ';')
+				continue;
+			if ((rc = frame_lookup(r, s + start, i - start,
+			    &cc)) != PDB_OK ||
+			    (rc = frames_reserve(r, cur, cur->n + 1)) != PDB_OK)
+				return rc;
+			cur->cc[cur->n] = cc;
+			cur->end[cur->n++] = i;
+			if (i >= n)
+				break;
+			start = i + 1;
+		}
+	}
+	/* Remember the stack: only its new bytes need copying. */
+	if (pdb_buf_reserve(&r->pl, &r->pcap, n + 1) != 0)
+		return pdb_seterr(r->db, PDB_ENOMEM, "out of memory");
+	memcpy(r->pl + l, s + l, n - l);
+	r->plen = n;
+	return PDB_OK;
+}
+
 static int
 folded_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
     const struct pdb_opts *opts)
 {
-	struct frames prev = { 0 }, cur = { 0 }, tmpf;
-	char *line, *p, *end, *tmp = NULL;
-	size_t len, depth, k, i, tmpcap = 0, start;
-	uint32_t root, cc;
+	struct rd r;
+	struct frames tmpf;
+	char *line, *p, *end;
+	size_t len, depth, k, i;
+	uint32_t root;
 	int64_t value, zero = 0;
 	unsigned metric;
 	int rc;
 
 	(void)opts;
+	memset(&r, 0, sizeof(r));
+	r.in = in;
+	r.db = db;
 	if ((rc = pdb_metric_add(db, "samples", "samples", PDB_COST, 0,
 	    &metric)) != PDB_OK)
 		return rc;
@@ -209,79 +451,64 @@ folded_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 			}
 		}
 		end = p + k - 1;
-		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		while (end > p && (end[-1] == ' ' || end[-1] == '\t') &&
+		    !escaped(p, end - 1))
 			end--;
-		if (pdb_buf_reserve(&tmp, &tmpcap, (size_t)(end - p) + 2)) {
-			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		if ((rc = split_stack(&r, p, (size_t)(end - p))) != PDB_OK)
 			goto out;
-		}
-		/* Split into frames on unescaped ';'. */
-		cur.n = 0;
-		for (start = 0, i = 0;; i++) {
-			if (p + i < end && p[i] == '\\' && p + i + 1 < end) {
-				i++;
-				continue;
-			}
-			if (p + i < end && p[i] != ';')
-				continue;
-			if ((rc = frame_cc(db, p + start, i - start, tmp,
-			    &cc)) != PDB_OK)
-				goto out;
-			if (cur.n == cur.cap) {
-				size_t nc = cur.cap ? cur.cap * 2 : 64;
-				uint32_t *np = realloc(cur.cc, nc * sizeof(*np));
-
-				if (np == NULL) {
-					rc = pdb_seterr(db, PDB_ENOMEM,
-					    "out of memory");
-					goto out;
-				}
-				cur.cc = np;
-				cur.cap = nc;
-			}
-			cur.cc[cur.n++] = cc;
-			if (p + i >= end)
-				break;
-			start = i + 1;
-		}
 		/* Keep the common prefix; the top is always entered anew. */
-		for (k = 0; k < prev.n && k + 1 < cur.n &&
-		    prev.cc[k] == cur.cc[k]; k++)
+		for (k = 0; k < r.prev.n && k + 1 < r.cur.n &&
+		    r.prev.cc[k] == r.cur.cc[k]; k++)
 			;
-		for (depth = prev.n; depth > k; depth--)
+		for (depth = r.prev.n; depth > k; depth--)
 			if ((rc = sink->exit(sink->arg, db)) != 0)
 				goto out;
-		for (i = k; i < cur.n; i++) {
-			if ((rc = sink->enter(sink->arg, db, cur.cc[i],
-			    i + 1 == cur.n ? &value : &zero)) != 0)
+		for (i = k; i < r.cur.n; i++) {
+			if ((rc = sink->enter(sink->arg, db, r.cur.cc[i],
+			    i + 1 == r.cur.n ? &value : &zero)) != 0)
 				goto out;
 		}
-		tmpf = prev;
-		prev = cur;
-		cur = tmpf;
+		tmpf = r.prev;
+		r.prev = r.cur;
+		r.cur = tmpf;
 	}
-	for (depth = prev.n; depth > 0; depth--)
+	for (depth = r.prev.n; depth > 0; depth--)
 		if ((rc = sink->exit(sink->arg, db)) != 0)
 			goto out;
 	rc = sink->exit(sink->arg, db);
 	if (rc == 0 && sink->end)
 		rc = sink->end(sink->arg, db);
 out:
-	free(prev.cc);
-	free(cur.cc);
-	free(tmp);
+	free(r.prev.cc);
+	free(r.prev.end);
+	free(r.cur.cc);
+	free(r.cur.end);
+	free(r.fc.slot);
+	free(r.fc.arena);
+	free(r.pl);
+	free(r.tmp);
 	return rc;
 }
 
-/* Write one frame, escaped. */
+/*
+ * Write one frame, escaped.  Blanks that begin or end a frame, and a '#'
+ * that begins one, are escaped too: the reader strips blanks around a
+ * stack and takes a line starting with '#' for a comment.
+ */
 static void
 put_frame(FILE *out, const struct pdb *db, uint32_t cc)
 {
-	const char *s = pdb_cc_module(db, cc);
+	const char *s = pdb_cc_module(db, cc), *l = pdb_cc_label(db, cc);
+	const char *first = *s != '\0' ? s : l;
+	const char *last = *l != '\0' ? l + strlen(l) - 1 : NULL;
 	int pass;
 
 	for (pass = 0; pass < 2; pass++) {
 		for (; *s != '\0'; s++) {
+			if ((s == first && (*s == '#' || *s == ' ' ||
+			    *s == '\t')) || (s == last && (*s == ' ' ||
+			    *s == '\t')))
+				putc('\\', out);
 			switch (*s) {
 			case '\\':
 				fputs("\\\\", out);

@@ -13,14 +13,17 @@
  * OVERHEAD_of stacks, so its totals include them.  GHC calls the file
  * PROG.prof, so it is recognised by content only.
  *
- * Jansson has no streaming interface: the document is parsed whole.
- * Its parser bounds nesting at JSON_PARSER_MAX_DEPTH (2048 levels: one
+ * Files over GHCJSON_STREAM_MIN (1 MiB) are read as a stream with yajl
+ * instead (ghcjson_stream.c), in memory independent of their size; the
+ * rest of this file reads smaller ones with Jansson, which parses the
+ * document whole.  Its parser bounds nesting at JSON_PARSER_MAX_DEPTH (2048 levels: one
  * for the document, two per profile level, so 1023 profile levels);
  * deeper files get Jansson's "maximum parsing depth reached" error.  The
  * parsed document takes about 1 KB per node.  Our own walk over it keeps
  * an explicit stack.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -29,6 +32,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "ghcjson_stream.h"
 
 /* Cost-centre id to index, sorted by id for bsearch. */
 struct idpair {
@@ -51,6 +55,7 @@ struct jctx {
 	struct modslot	*mods;
 	size_t		 modcap;	/* power of two */
 	size_t		 nmods;
+	size_t		 nodes;		/* profile nodes met, for messages */
 };
 
 /* One level of the walk: a node's children and the next to visit. */
@@ -168,9 +173,18 @@ ghcjson_read(struct pdb_input *in, struct pdb *db,
 	json_t *root, *v;
 	char *data;
 	size_t len;
+	long have;
 	int rc;
 
 	(void)opts;
+	/* A big file streams through yajl; Jansson would take ~1 KB a node. */
+	if ((have = pdb_in_fill(in, GHCJSON_STREAM_MIN + 1)) >
+	    (long)GHCJSON_STREAM_MIN)
+		return pdb_ghcjson_stream(in, db, sink);
+	if (have < 0)
+		return in->err == ENOMEM ? pdb_seterr(db, PDB_ENOMEM,
+		    "out of memory") : pdb_seterr(db, PDB_EIO, "%s: %s",
+		    in->name, strerror(in->err ? in->err : EIO));
 	memset(&c, 0, sizeof(c));
 	c.db = db;
 	c.name = in->name;
@@ -498,7 +512,7 @@ idpair_cmp(const void *a, const void *b)
 static int
 cc_lookup(const struct jctx *c, int64_t id, uint32_t *cc)
 {
-	struct idpair key, *p;
+	struct idpair key = { 0 }, *p;	/* key.cc: not compared */
 
 	if (c->nids == 0)
 		return -1;
@@ -521,36 +535,41 @@ read_node(struct jctx *c, json_t *node, uint32_t *cc, int64_t *vals,
 	json_t *v;
 	unsigned i;
 
+	c->nodes++;
 	if (!json_is_object(node))
 		return pdb_seterr(c->db, PDB_EFORMAT,
-		    "%s: profile node is not an object", c->name);
+		    "%s: profile node %zu is not an object", c->name,
+		    c->nodes);
 	if ((v = json_object_get(node, "id")) == NULL)
 		return pdb_seterr(c->db, PDB_EFORMAT,
-		    "%s: profile node: missing 'id'", c->name);
+		    "%s: profile node %zu: missing 'id'", c->name, c->nodes);
 	if (!json_is_integer(v))
 		return pdb_seterr(c->db, PDB_EFORMAT,
-		    "%s: profile node: 'id' is not an integer", c->name);
+		    "%s: profile node %zu: 'id' is not an integer", c->name,
+		    c->nodes);
 	if (cc_lookup(c, json_integer_value(v), cc) != 0)
 		return pdb_seterr(c->db, PDB_EFORMAT,
-		    "%s: profile node: unknown cost centre id %lld", c->name,
-		    (long long)json_integer_value(v));
+		    "%s: profile node %zu: unknown cost centre id %lld",
+		    c->name, c->nodes, (long long)json_integer_value(v));
 	for (i = 0; i < NMETRICS; i++) {
 		if ((v = json_object_get(node, metrics[i].field)) == NULL)
 			return pdb_seterr(c->db, PDB_EFORMAT,
-			    "%s: profile node: missing '%s'", c->name,
-			    metrics[i].field);
+			    "%s: profile node %zu: missing '%s'", c->name,
+			    c->nodes, metrics[i].field);
 		if (!json_is_integer(v))
 			return pdb_seterr(c->db, PDB_EFORMAT,
-			    "%s: profile node: '%s' is not an integer",
-			    c->name, metrics[i].field);
+			    "%s: profile node %zu: '%s' is not an integer",
+			    c->name, c->nodes, metrics[i].field);
 		vals[i] = json_integer_value(v);
 	}
 	if ((v = json_object_get(node, "children")) == NULL)
 		return pdb_seterr(c->db, PDB_EFORMAT,
-		    "%s: profile node: missing 'children'", c->name);
+		    "%s: profile node %zu: missing 'children'", c->name,
+		    c->nodes);
 	if (!json_is_array(v))
 		return pdb_seterr(c->db, PDB_EFORMAT,
-		    "%s: profile node: 'children' is not an array", c->name);
+		    "%s: profile node %zu: 'children' is not an array",
+		    c->name, c->nodes);
 	*kids = v;
 	return PDB_OK;
 }

@@ -22,6 +22,7 @@
  * with textContent.  Every '<' in the JSON is written as \u003c, so no
  * name can end the script element or open a comment in it.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,62 @@ jstr(const char *s)
 	j = json_string(fixed);
 	free(fixed);
 	return j;
+}
+
+/*
+ * Copy src to dst (cap bytes, cap >= 4) as valid UTF-8 without control
+ * characters, for text that libxml2 writes as it is: a byte that starts
+ * no valid sequence and a control character become U+FFFD, and a long
+ * src is cut at a character boundary.
+ */
+static void
+text_copy(char *dst, size_t cap, const char *src)
+{
+	const unsigned char *p = (const unsigned char *)src;
+	size_t o = 0, n, i;
+	unsigned long c;
+
+	while (*p != '\0') {
+		if (*p < 0x80) {
+			c = *p;
+			n = 1;
+		} else if (*p >= 0xc2 && *p <= 0xdf) {
+			c = *p & 0x1f;
+			n = 2;
+		} else if (*p >= 0xe0 && *p <= 0xef) {
+			c = *p & 0x0f;
+			n = 3;
+		} else if (*p >= 0xf0 && *p <= 0xf4) {
+			c = *p & 0x07;
+			n = 4;
+		} else
+			n = 0;
+		for (i = 1; i < n; i++) {
+			if ((p[i] & 0xc0) != 0x80) {
+				n = 0;
+				break;
+			}
+			c = c << 6 | (p[i] & 0x3f);
+		}
+		if (n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff)))
+			n = 0;
+		if (n == 4 && (c < 0x10000 || c > 0x10ffff))
+			n = 0;
+		if (n == 0 || c < 0x20 || c == 0x7f) {
+			if (o + 4 > cap)
+				break;
+			memcpy(dst + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			p += n ? n : 1;
+			continue;
+		}
+		if (o + n + 1 > cap)
+			break;
+		memcpy(dst + o, p, n);
+		o += n;
+		p += n;
+	}
+	dst[o] = '\0';
 }
 
 static json_t *
@@ -178,7 +235,9 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	xmlNodePtr html, head, body, n, script;
 	const char *prog = pdb_meta_get(db, "program");
 	char *json, title[256];
-	int rc = PDB_OK;
+	xmlOutputBufferPtr ob;
+	const xmlChar *mem;
+	int len, rc = PDB_OK;
 
 	(void)opts;
 	if ((json = data_text(db)) == NULL)
@@ -205,12 +264,12 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	xmlNewProp(n, BAD_CAST "content", BAD_CAST "default-src 'none'; "
 	    "script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
 	    "img-src data:");
-	snprintf(title, sizeof(title), "%s — ccstools profile",
-	    prog && *prog ? prog : "profile");
+	text_copy(title, sizeof(title) - 32, prog && *prog ? prog : "profile");
+	snprintf(title + strlen(title), 32, " — ccstools profile");
 	child(head, "title", title);
 	child(head, "style", (const char *)ccs_viewer_css);
 	body = xmlNewChild(html, NULL, BAD_CAST "body", NULL);
-	n = child(body, "noscript", "This viewer needs JavaScript.");
+	child(body, "noscript", "This viewer needs JavaScript.");
 	n = xmlNewChild(body, NULL, BAD_CAST "div", NULL);
 	xmlNewProp(n, BAD_CAST "id", BAD_CAST "app");
 	script = child(body, "script", json);
@@ -218,9 +277,30 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	xmlNewProp(script, BAD_CAST "id", BAD_CAST "profile-data");
 	child(body, "script", (const char *)ccs_viewer_js);
 	free(json);
-	if (htmlDocDump(out, doc) < 0 || ferror(out))
-		rc = pdb_seterr(db, PDB_EIO, "write error");
+	/*
+	 * Serialise as UTF-8, the page's charset, with no encoder: the
+	 * default, "HTML", writes every non-ASCII character as an entity,
+	 * which a <script> element does not decode ("café" would reach the
+	 * viewer as "caf&eacute;").  In memory, then written with stdio:
+	 * libxml2 would print its own "I/O error" on stderr when the output
+	 * fails, and lose errno.
+	 */
+	if ((ob = xmlAllocOutputBuffer(NULL)) == NULL) {
+		xmlFreeDoc(doc);
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	}
+	htmlDocContentDumpFormatOutput(ob, doc, "UTF-8", 1);
+	xmlOutputBufferFlush(ob);
 	xmlFreeDoc(doc);
+	mem = xmlOutputBufferGetContent(ob);
+	len = (int)xmlOutputBufferGetSize(ob);
+	if (ob->error || mem == NULL) {
+		xmlOutputBufferClose(ob);
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	}
+	if (fwrite(mem, 1, (size_t)len, out) != (size_t)len || ferror(out))
+		rc = pdb_seterr(db, PDB_EIO, "%s", strerror(errno));
+	xmlOutputBufferClose(ob);
 	return rc;
 }
 

@@ -18,7 +18,9 @@
  * flat and no reader has to recurse.  JSON strings must be UTF-8: a name
  * that is not is written as { "hex": "..." } instead of a string.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,7 +217,10 @@ json_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 
 /* ---- reading ---- */
 
-/* The string value of j (a string or {"hex"}), malloc'd, or NULL. */
+/*
+ * The string value of j (a string or {"hex"}), malloc'd, or NULL with
+ * errno ENOMEM when out of memory and EINVAL when j is no such string.
+ */
 static char *
 unjstr(const json_t *j)
 {
@@ -226,12 +231,13 @@ unjstr(const json_t *j)
 	if (json_is_string(j)) {
 		if (memchr(json_string_value(j), '\0',
 		    json_string_length(j)) != NULL)
-			return NULL;
+			goto bad;
 		return strdup(json_string_value(j));
 	}
 	if (!json_is_object(j) || (h = json_string_value(json_object_get(j,
-	    "hex"))) == NULL || (n = strlen(h)) % 2 != 0 ||
-	    (s = malloc(n / 2 + 1)) == NULL)
+	    "hex"))) == NULL || (n = strlen(h)) % 2 != 0)
+		goto bad;
+	if ((s = malloc(n / 2 + 1)) == NULL)
 		return NULL;
 	for (i = 0; i < n / 2; i++) {
 		unsigned hi, lo;
@@ -239,18 +245,36 @@ unjstr(const json_t *j)
 		if (sscanf(h + 2 * i, "%1x%1x", &hi, &lo) != 2 ||
 		    (hi == 0 && lo == 0)) {
 			free(s);
-			return NULL;
+			goto bad;
 		}
 		s[i] = (char)(hi << 4 | lo);
 	}
 	s[n / 2] = '\0';
 	return s;
+bad:
+	errno = EINVAL;
+	return NULL;
 }
 
 static int
 bad(struct pdb *db, struct pdb_input *in, const char *what)
 {
 	return pdb_seterr(db, PDB_EFORMAT, "%s: %s", in->name, what);
+}
+
+/* The error after unjstr() or a check on its result failed. */
+static int
+bad_str(struct pdb *db, struct pdb_input *in, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	if (errno == ENOMEM)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return bad(db, in, what);
 }
 
 static int
@@ -283,7 +307,7 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 	}
 	json_object_foreach(json_object_get(doc, "metadata"), key, v) {
 		if ((s1 = unjstr(v)) == NULL) {
-			rc = bad(db, in, "metadata: bad value");
+			rc = bad_str(db, in, "metadata '%s': bad value", key);
 			goto out;
 		}
 		if ((rc = pdb_meta_set(db, key, s1)) != PDB_OK)
@@ -299,7 +323,7 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 		s2 = unjstr(json_object_get(v, "unit"));
 		if (s1 == NULL || s2 == NULL || kind == NULL ||
 		    (strcmp(kind, "cost") != 0 && strcmp(kind, "count") != 0)) {
-			rc = bad(db, in, "metrics: bad metric");
+			rc = bad_str(db, in, "metrics[%zu]: bad metric", i);
 			goto out;
 		}
 		if ((rc = pdb_metric_add(db, s1, s2, strcmp(kind, "count") == 0 ?
@@ -313,7 +337,7 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 	nm = pdb_metric_count(db);
 	json_array_foreach(json_object_get(doc, "modules"), i, v) {
 		if ((s1 = unjstr(v)) == NULL) {
-			rc = bad(db, in, "modules: bad name");
+			rc = bad_str(db, in, "modules[%zu]: bad name", i);
 			goto out;
 		}
 		if ((rc = pdb_module_add(db, s1, &mod)) != PDB_OK)
@@ -330,8 +354,7 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 		if (s1 == NULL || s2 == NULL || !json_is_integer(jm) ||
 		    json_integer_value(jm) < 0 ||
 		    json_integer_value(jm) >= pdb_module_count(db)) {
-			rc = pdb_seterr(db, PDB_EFORMAT,
-			    "%s: cost_centres[%zu]: bad cost centre", in->name,
+			rc = bad_str(db, in, "cost_centres[%zu]: bad cost centre",
 			    i);
 			goto out;
 		}

@@ -186,6 +186,23 @@ room_for(struct pdb_input *in, uint64_t need)
 	return (size_t)got >= want;
 }
 
+/*
+ * pdb_in_varint() for the tree, without its per-byte checks while ten
+ * bytes are buffered; anything unusual takes the careful path, which
+ * reports it.  Returns 0 or -1 with the error set.
+ */
+static inline int
+node_varint(struct pdb_input *in, struct pdb *db, uint64_t *vp)
+{
+	const unsigned char *p = in->buf + in->pos;
+
+	if (in->len - in->pos >= 10 && pdb_varint_dec(&p, vp) == 0) {
+		in->pos = (size_t)(p - in->buf);
+		return 0;
+	}
+	return pdb_in_varint(in, db, vp, "node");
+}
+
 /* overhead * hooks / 1000, rounded down, saturating. */
 static uint64_t
 overhead_ticks(uint64_t per1000, uint64_t hooks)
@@ -234,7 +251,7 @@ read_tree(struct pdb_input *in, const struct tree *t, uint64_t *stopped)
 		stack[sp - 1]--;
 
 		off = pdb_in_offset(in);
-		if (pdb_in_varint(in, db, &id, "node") < 0)
+		if (node_varint(in, db, &id) < 0)
 			goto fail;
 		if (id == 0 || id > t->ncc) {
 			pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: cost "
@@ -248,11 +265,11 @@ read_tree(struct pdb_input *in, const struct tree *t, uint64_t *stopped)
 		for (k = 0; k < NFIELDS; k++) {
 			if (k == F_TAIL && t->layout == 6)
 				continue;
-			if (pdb_in_varint(in, db, &f[k], "node") < 0)
+			if (node_varint(in, db, &f[k]) < 0)
 				goto fail;
 		}
 		off = pdb_in_offset(in);
-		if (pdb_in_varint(in, db, &nch, "node") < 0)
+		if (node_varint(in, db, &nch) < 0)
 			goto fail;
 		if (nch > 0 && ((k = room_for(in, nch > UINT64_MAX /
 		    (unsigned)(t->layout + 1) ? UINT64_MAX :
@@ -379,6 +396,9 @@ read_v1_tree(struct pdb_input *in, struct tree *t)
 	mem.err = 0;
 	mem.gz = NULL;
 	mem.fd = -1;
+	mem.size = 0;
+	mem.progress = NULL;
+	mem.progress_arg = NULL;
 
 	t->sink = NULL;
 	t->layout = 7;
@@ -395,6 +415,10 @@ read_v1_tree(struct pdb_input *in, struct tree *t)
 	mem.pos = 0;
 	t->ctx = "";
 	t->sink = sink;
+	if (rc7 == PDB_ENOMEM || rc6 == PDB_ENOMEM) {
+		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		goto out;
+	}
 
 	if (rc7 == PDB_OK && rc6 == PDB_OK) {
 		pdb_warn(db, "%s: version 1 tree parses with both 6 and 7 "

@@ -52,7 +52,8 @@ profile_of(struct pdb *db, unsigned m, uint64_t *negative)
 	uint32_t n, k, *path = NULL, d;
 	size_t cap = 0;
 	int64_t v, total = 0;
-	int skip;
+	double dtotal = 0;
+	int skip, big = 0;
 
 	skip = (pdb_cc_flags(db, pdb_node_cc(db, 0)) & PDB_CC_SYNTHETIC) != 0;
 	samples = json_array();
@@ -76,12 +77,21 @@ profile_of(struct pdb *db, unsigned m, uint64_t *negative)
 		}
 		if ((stack = json_array()) == NULL)
 			goto fail;
-		while (d-- > (uint32_t)skip)
+		/* Root first; a synthetic root, last on the path, is no frame. */
+		if (skip)
+			d--;
+		while (d-- > 0)
 			json_array_append_new(stack, json_integer(path[d]));
 		if (json_array_append_new(samples, stack) ||
 		    json_array_append_new(weights, json_integer(v)))
 			goto fail;
-		total += v;
+		/* speedscope reads numbers as doubles: past 2^63 - 1, the
+		 * total is one (v > 0 and total >= 0). */
+		if (total > INT64_MAX - v)
+			big = 1;
+		else
+			total += v;
+		dtotal += (double)v;
 	}
 	free(path);
 	json_object_set_new(p, "type", json_string("sampled"));
@@ -89,7 +99,8 @@ profile_of(struct pdb *db, unsigned m, uint64_t *negative)
 	json_object_set_new(p, "unit", json_string(
 	    strcmp(mt->unit, "bytes") == 0 ? "bytes" : "none"));
 	json_object_set_new(p, "startValue", json_integer(0));
-	json_object_set_new(p, "endValue", json_integer(total));
+	json_object_set_new(p, "endValue", big ? json_real(dtotal) :
+	    json_integer(total));
 	json_object_set_new(p, "samples", samples);
 	json_object_set_new(p, "weights", weights);
 	return p;
@@ -125,8 +136,11 @@ speedscope_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 		goto nomem;
 	json_object_set_new(doc, "$schema",
 	    json_string("https://www.speedscope.app/file-format-schema.json"));
+	/* doc owns them now. */
 	json_object_set_new(shared, "frames", frames);
+	frames = NULL;
 	json_object_set_new(doc, "shared", shared);
+	shared = NULL;
 	for (m = 0; m < pdb_metric_count(db); m++) {
 		if (pdb_metric(db, m)->kind != PDB_COST)
 			continue;

@@ -30,6 +30,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pdb.h"
 
@@ -47,6 +48,15 @@ struct pdb_opts {
 	const char	*command;	/* the command line, for writers that keep it */
 	/* Options of one writer, declared in its own fmt_<name>.h. */
 	const void	*writer_opts;
+	/*
+	 * Reading: called each time the input layer reads a buffer, with
+	 * the bytes of the file consumed so far and its size (0 when
+	 * unknown: a pipe), and once more with finished set when the input
+	 * is closed.  For progress bars; NULL: none.
+	 */
+	void		(*progress)(void *arg, uint64_t done, uint64_t total,
+			    int finished);
+	void		*progress_arg;
 };
 #define PDB_OPT_COMPENSATE	0x01u	/* pgcl: subtract profiling overhead */
 #define PDB_OPT_ALL		0x02u	/* folded: write zero-cost stacks too */
@@ -111,6 +121,10 @@ struct pdb_input {
 	int		 err;		/* errno of a failed read, or 0 */
 	void		*gz;		/* gzFile */
 	int		 fd;
+	uint64_t	 size;		/* of the file; 0 when unknown */
+	/* As in struct pdb_opts; set by pdb_read_stream(). */
+	void		(*progress)(void *, uint64_t, uint64_t, int);
+	void		*progress_arg;
 };
 
 /* Open path ("-" for stdin).  On failure returns NULL with the error on db. */
@@ -156,6 +170,63 @@ int		 pdb_in_cstring(struct pdb_input *, struct pdb *, char **s,
  * need it whole).  Returns 0 or -1 with the error set. */
 int		 pdb_in_slurp(struct pdb_input *, struct pdb *, char **data,
 		    size_t *len);
+
+/*
+ * Decode the varint at *pp, which must have at least ten readable bytes
+ * after it, and advance *pp.  No branch depends on the varint's length
+ * for the common lengths (up to 8 bytes), so the hot loops of binary
+ * readers keep the pipeline busy.  Returns 0, or -1 for a varint longer
+ * than 10 bytes or above 64 bits (*pp unchanged): the reader's careful
+ * path then reports it.
+ */
+static inline int
+pdb_varint_dec(const unsigned char **pp, uint64_t *vp)
+{
+	const unsigned char *p = *pp;
+	uint64_t v;
+	unsigned i;
+
+	if (p[0] < 0x80) {
+		*vp = p[0];
+		*pp = p + 1;
+		return 0;
+	}
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	{
+		uint64_t w, stop;
+
+		memcpy(&w, p, 8);
+		stop = ~w & 0x8080808080808080ULL;
+		if (stop != 0) {
+			/* Keep the bytes up to the last, then pack 7-bit
+			 * groups: 8 into 16, 16 into 32, 32 into 64 bits. */
+			w &= (stop ^ (stop - 1)) & 0x7f7f7f7f7f7f7f7fULL;
+			w = (w & 0x007f007f007f007fULL) |
+			    ((w & 0x7f007f007f007f00ULL) >> 1);
+			w = (w & 0x00003fff00003fffULL) |
+			    ((w & 0x3fff00003fff0000ULL) >> 2);
+			w = (w & 0x000000000fffffffULL) |
+			    ((w & 0x0fffffff00000000ULL) >> 4);
+			*vp = w;
+			*pp = p + __builtin_ctzll(stop) / 8 + 1;
+			return 0;
+		}
+	}
+#endif
+	v = 0;
+	for (i = 0; i < 10; i++) {
+		v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (p[i] < 0x80) {
+			if (i == 9 && p[i] > 1)
+				return -1;
+			*vp = v;
+			*pp = p + i + 1;
+			return 0;
+		}
+	}
+	return -1;
+}
 
 /* Make the malloc'd buffer *pp hold at least need bytes, growing *cap.
  * Returns 0, or -1 when out of memory (the buffer is left as it was). */

@@ -6,6 +6,8 @@
  * bytes through and inflates gzip, into a buffer that readers consume
  * with the helpers of formats.h.  Works on pipes: nothing seeks.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -15,13 +17,14 @@
 
 #include "formats.h"
 
-#define CHUNK		(256 * 1024)
-#define MAX_TOKEN	(64u * 1024 * 1024)	/* longest line or string */
+#define CHUNK		((size_t)256 * 1024)
+#define MAX_TOKEN	((size_t)64 * 1024 * 1024)	/* longest line or string */
 
 struct pdb_input *
 pdb_in_open(struct pdb *db, const char *path)
 {
 	struct pdb_input *in;
+	struct stat st;
 	int fd;
 
 	if (strcmp(path, "-") == 0)
@@ -45,6 +48,8 @@ pdb_in_open(struct pdb *db, const char *path)
 	}
 	gzbuffer(in->gz, CHUNK);
 	in->fd = fd;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		in->size = (uint64_t)st.st_size;
 	in->cap = CHUNK;
 	in->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	return in;
@@ -55,6 +60,9 @@ pdb_in_close(struct pdb_input *in)
 {
 	if (in == NULL)
 		return;
+	if (in->progress != NULL)
+		in->progress(in->progress_arg, (uint64_t)gzoffset(in->gz),
+		    in->size, 1);
 	gzclose(in->gz);	/* closes the descriptor too */
 	free(in->buf);
 	free(in);
@@ -67,8 +75,10 @@ pdb_in_fill(struct pdb_input *in, size_t want)
 	size_t ncap;
 	int n;
 
-	if (in->len - in->pos >= want || in->eof || in->err)
+	if (in->len - in->pos >= want || in->eof)
 		return (long)(in->len - in->pos);
+	if (in->err)
+		return -1;	/* a failed read stays failed */
 	/* Move the unread bytes to the front. */
 	if (in->pos > 0) {
 		memmove(in->buf, in->buf + in->pos, in->len - in->pos);
@@ -111,6 +121,10 @@ pdb_in_fill(struct pdb_input *in, size_t want)
 		}
 		in->len += (size_t)n;
 	}
+	/* gzoffset() counts the file's bytes, compressed or not. */
+	if (in->progress != NULL)
+		in->progress(in->progress_arg, (uint64_t)gzoffset(in->gz),
+		    in->size, 0);
 	return (long)(in->len - in->pos);
 }
 
@@ -237,7 +251,7 @@ pdb_in_cstring(struct pdb_input *in, struct pdb *db, char **s, size_t *len,
 int
 pdb_in_slurp(struct pdb_input *in, struct pdb *db, char **data, size_t *len)
 {
-	size_t want = in->cap;
+	size_t want;
 
 	while (!in->eof) {
 		if (in->len - in->pos > (size_t)4 << 30) {
@@ -246,7 +260,8 @@ pdb_in_slurp(struct pdb_input *in, struct pdb *db, char **data, size_t *len)
 			return -1;
 		}
 		want = (in->len - in->pos) * 2 + CHUNK;
-		if (pdb_in_fill(in, want) < 0)
+		/* A failed read stays failed: fill returns what is left. */
+		if (pdb_in_fill(in, want) < 0 || in->err)
 			return fill_error(in, db, "file");
 	}
 	if ((*data = malloc(in->len - in->pos + 1)) == NULL) {

@@ -5,8 +5,10 @@
  * Whole operations: open an input, pick its format, stream it to a sink
  * or build its tree; write a tree in a format.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "formats.h"
 
@@ -21,7 +23,32 @@ struct guard {
 	const struct pdb_sink	*inner;
 	struct pdb_sink		 sink;
 	int			 begun, ended;
+	struct pdb_input	*in;
+	int			 binary;	/* the format is binary */
 };
+
+/*
+ * A sink's error (a second root, a 64-bit overflow) knows nothing of the
+ * file: name it, with where the reader is, unless the message does.
+ */
+static int
+locate(const struct guard *g, struct pdb *db, int rc)
+{
+	const struct pdb_input *in = g->in;
+	char msg[512];
+
+	if (rc == 0 || rc == PDB_ESTOP || rc == PDB_ENOMEM || in == NULL ||
+	    strncmp(pdb_errmsg(db), in->name, strlen(in->name)) == 0)
+		return rc;
+	snprintf(msg, sizeof(msg), "%s", pdb_errmsg(db));
+	if (g->binary)
+		return pdb_seterr(db, rc, "%s: byte %llu: %s", in->name,
+		    (unsigned long long)pdb_in_offset(in), msg);
+	if (in->line > 0)
+		return pdb_seterr(db, rc, "%s:%llu: %s", in->name,
+		    (unsigned long long)in->line, msg);
+	return pdb_seterr(db, rc, "%s: %s", in->name, msg);
+}
 
 static int
 g_begin(void *arg, struct pdb *db)
@@ -31,7 +58,8 @@ g_begin(void *arg, struct pdb *db)
 	if (g->begun)
 		return 0;
 	g->begun = 1;
-	return g->inner->begin ? g->inner->begin(g->inner->arg, db) : 0;
+	return g->inner->begin ? locate(g, db,
+	    g->inner->begin(g->inner->arg, db)) : 0;
 }
 
 static int
@@ -42,15 +70,20 @@ g_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *v)
 
 	if (!g->begun && (rc = g_begin(g, db)) != 0)
 		return rc;
-	return g->inner->enter(g->inner->arg, db, cc, v);
+	if ((rc = g->inner->enter(g->inner->arg, db, cc, v)) != 0)
+		return locate(g, db, rc);
+	return 0;
 }
 
 static int
 g_exit(void *arg, struct pdb *db)
 {
 	struct guard *g = arg;
+	int rc;
 
-	return g->inner->exit(g->inner->arg, db);
+	if ((rc = g->inner->exit(g->inner->arg, db)) != 0)
+		return locate(g, db, rc);
+	return 0;
 }
 
 static int
@@ -64,7 +97,28 @@ g_end(void *arg, struct pdb *db)
 	if (!g->begun && (rc = g_begin(g, db)) != 0)
 		return rc;
 	g->ended = 1;
-	return g->inner->end ? g->inner->end(g->inner->arg, db) : 0;
+	return g->inner->end ? locate(g, db,
+	    g->inner->end(g->inner->arg, db)) : 0;
+}
+
+/*
+ * The error of a failed pdb_in_fill() while probing: a damaged or cut
+ * gzip stream is a format error at the offset decoded so far.
+ */
+static int
+fill_failed(struct pdb *db, struct pdb_input *in)
+{
+	const char *msg;
+	int zerr;
+
+	if (in->err == ENOMEM)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	if (in->err == EIO && (msg = gzerror(in->gz, &zerr)) != NULL &&
+	    zerr != Z_ERRNO && *msg != '\0')
+		return pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s",
+		    in->name, (unsigned long long)in->base + in->len, msg);
+	return pdb_seterr(db, PDB_EIO, "%s: %s", in->name,
+	    strerror(in->err ? in->err : EIO));
 }
 
 /* Read path, telling the builder b (if any) the format once known. */
@@ -81,8 +135,12 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 
 	if ((in = pdb_in_open(db, path)) == NULL)
 		return pdb_errcode(db);
+	if (opts != NULL) {
+		in->progress = opts->progress;
+		in->progress_arg = opts->progress_arg;
+	}
 	if ((have = pdb_in_fill(in, PROBE_BYTES)) < 0) {
-		rc = pdb_seterr(db, PDB_EIO, "%s: cannot read", in->name);
+		rc = fill_failed(db, in);
 		goto out;
 	}
 	if (fmt == NULL) {
@@ -109,6 +167,8 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 	g.sink.exit = g_exit;
 	g.sink.end = g_end;
 	g.sink.arg = &g;
+	g.in = in;
+	g.binary = (fmt->flags & PDB_FMT_BINARY) != 0;
 	rc = fmt->read(in, db, &g.sink, opts ? opts : &noopts);
 	if (rc == PDB_OK)
 		rc = g_end(&g, db);

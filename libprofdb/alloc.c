@@ -71,7 +71,7 @@ pdbi_strdup(const char *s)
  * need elements, doubling to keep appends amortised O(1).
  */
 int
-pdbi_grow(void *pp, size_t *cap, size_t need, size_t sz)
+pdbi_grow_slow(void *pp, size_t *cap, size_t need, size_t sz)
 {
 	void **p = pp;
 	size_t ncap;

@@ -36,8 +36,10 @@ pdb_callers_new(struct pdb *db, uint32_t cc)
 	for (n = pdb_walk_first(db, &depth); n != PDB_NONE;
 	    n = pdb_walk_next(db, n, &depth)) {
 		if (pdbi_grow(&stack, &cap, (size_t)depth + 1, sizeof(*stack)) ||
-		    pdbi_grow(&occ, &occcap, (size_t)depth + 1, sizeof(*occ)))
+		    pdbi_grow(&occ, &occcap, (size_t)depth + 1, sizeof(*occ))) {
+			rc = PDB_ENOMEM;
 			goto fail;
+		}
 		stack[depth] = n;
 		/* occ[d]: occurrences of cc on the path down to depth d. */
 		occ[depth] = (depth > 0 ? occ[depth - 1] : 0) +

@@ -29,6 +29,7 @@ struct pdb_flat {
 	struct pdb_sink	 sink;
 	unsigned	 nm;
 	enum pdb_kind	*kinds;
+	int		 has_count;	/* some metric is a count */
 	uint32_t	 root_cc;
 
 	/* Per cost centre, grown as new ones appear in the stream. */
@@ -44,6 +45,7 @@ struct pdb_flat {
 	size_t		 depth, cappath, capacc;
 
 	int64_t		*total;
+	uint64_t	*range;		/* per metric: pdbi_sum_add()'s sums */
 	uint64_t	 nodes;
 };
 
@@ -83,6 +85,9 @@ reserve_cc(struct pdb_flat *f, struct pdb *db, uint32_t cc)
 	return PDB_OK;
 }
 
+static int	is_selected(struct pdb_flat *, struct pdb *, uint32_t)
+    __attribute__((noinline));
+
 static int
 is_selected(struct pdb_flat *f, struct pdb *db, uint32_t cc)
 {
@@ -101,53 +106,128 @@ f_begin(void *arg, struct pdb *db)
 	f->nm = pdb_metric_count(db);
 	free(f->kinds);
 	free(f->total);
+	free(f->range);
 	f->kinds = pdbi_malloc((f->nm + 1) * sizeof(*f->kinds));
 	f->total = pdbi_calloc(f->nm + 1, sizeof(*f->total));
-	if (f->kinds == NULL || f->total == NULL)
+	f->range = pdbi_calloc(2 * f->nm + 1, sizeof(*f->range));
+	if (f->kinds == NULL || f->total == NULL || f->range == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	f->has_count = 0;
 	for (m = 0; m < f->nm; m++)
-		f->kinds[m] = pdb_metric(db, m)->kind;
+		if ((f->kinds[m] = pdb_metric(db, m)->kind) == PDB_COUNT)
+			f->has_count = 1;
+	/* The path's sums have nm entries a level: size them anew. */
+	free(f->path);
+	free(f->acc);
+	f->path = NULL;
+	f->acc = NULL;
+	f->cappath = f->capacc = 0;
 	return PDB_OK;
 }
 
+/* Make room for one more path entry and for cost centre cc (kept out
+ * of line: f_enter() is the hot path). */
+static int	f_grow(struct pdb_flat *, struct pdb *, uint32_t)
+    __attribute__((noinline));
+
+static int
+f_grow(struct pdb_flat *f, struct pdb *db, uint32_t cc)
+{
+	size_t cap;
+	void *np;
+
+	if (reserve_cc(f, db, cc) != PDB_OK)
+		return PDB_ENOMEM;
+	if (f->depth < f->cappath)
+		return PDB_OK;
+	cap = f->cappath ? f->cappath * 2 : 64;
+	if ((np = pdbi_realloc(f->path, cap * sizeof(*f->path))) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	f->path = np;
+	if ((np = pdbi_realloc(f->acc, (cap * f->nm + 1) *
+	    sizeof(*f->acc))) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	f->acc = np;
+	f->cappath = cap;
+	return PDB_OK;
+}
+
+/* Report the metric that overflowed (kept out of line). */
+static int	overflow(const struct pdb_flat *, struct pdb *, uint32_t,
+    const int64_t *) __attribute__((noinline, cold));
+
+static int
+overflow(const struct pdb_flat *f, struct pdb *db, uint32_t cc,
+    const int64_t *values)
+{
+	uint64_t r[2];
+	unsigned m;
+
+	/* A failed pdbi_sum_add() left its sums as they were. */
+	for (m = 0; m + 1 < f->nm; m++) {
+		r[0] = f->range[2 * (size_t)m];
+		r[1] = f->range[2 * (size_t)m + 1];
+		if (pdbi_sum_add(r, values[m]))
+			break;
+	}
+	return pdbi_overflow(db, m, cc);
+}
+
+/*
+ * The hot path of every streaming analysis: keep it to array lookups and
+ * one loop over the metrics.
+ */
 static int
 f_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 {
 	struct pdb_flat *f = arg;
 	struct frame *fr;
-	int64_t *acc, *self;
-	unsigned m, nm = f->nm;
+	int64_t *restrict acc, *restrict self, *restrict total, v;
+	uint64_t *restrict range;
+	unsigned m, nm, bad = 0;
 	int sel;
 
 	if (f->kinds == NULL && f_begin(f, db) != PDB_OK)
 		return PDB_ENOMEM;
+	if ((cc >= f->ncc || f->depth >= f->cappath) &&
+	    f_grow(f, db, cc) != PDB_OK)
+		return PDB_ENOMEM;
 	if (f->depth == 0 && f->nodes == 0)
 		f->root_cc = cc;
-	if (reserve_cc(f, db, cc) != PDB_OK)
-		return PDB_ENOMEM;
-
-	if (pdbi_grow(&f->path, &f->cappath, f->depth + 1, sizeof(*f->path)) ||
-	    pdbi_grow(&f->acc, &f->capacc, (f->depth + 1) * nm + 1,
-	    sizeof(*f->acc)))
-		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	sel = is_selected(f, db, cc);
+	nm = f->nm;
+	/* NOLINTNEXTLINE(bugprone-signed-char-misuse,cert-str34-c): -1/0/1 */
+	if ((sel = f->selected[cc]) < 0)
+		sel = is_selected(f, db, cc);
 	fr = &f->path[f->depth];
 	fr->cc = cc;
-	if (sel || f->depth == 0)
-		fr->nearest = cc;
-	else
-		fr->nearest = f->path[f->depth - 1].nearest;
+	fr->nearest = sel || f->depth == 0 ? cc : fr[-1].nearest;
 	acc = f->acc + f->depth * nm;
 	self = f->self + (size_t)fr->nearest * nm;
-	for (m = 0; m < nm; m++) {
-		int64_t v = values ? values[m] : 0;
-
-		if (f->kinds[m] == PDB_COUNT && !sel)
-			v = 0;
-		acc[m] = v;
-		self[m] = (int64_t)((uint64_t)self[m] + (uint64_t)v);
-		f->total[m] = (int64_t)((uint64_t)f->total[m] + (uint64_t)v);
+	total = f->total;
+	range = f->range;
+	if (values == NULL)
+		memset(acc, 0, nm * sizeof(*acc));
+	else if (sel || !f->has_count) {
+		for (m = 0; m < nm; m++) {
+			v = values[m];
+			acc[m] = v;
+			self[m] = (int64_t)((uint64_t)self[m] + (uint64_t)v);
+			total[m] = (int64_t)((uint64_t)total[m] + (uint64_t)v);
+			bad |= pdbi_sum_add(&range[2 * (size_t)m], v);
+		}
+	} else {
+		/* A de-selected cost centre's counts are dropped. */
+		for (m = 0; m < nm; m++) {
+			v = f->kinds[m] == PDB_COUNT ? 0 : values[m];
+			acc[m] = v;
+			self[m] = (int64_t)((uint64_t)self[m] + (uint64_t)v);
+			total[m] = (int64_t)((uint64_t)total[m] + (uint64_t)v);
+			bad |= pdbi_sum_add(&range[2 * (size_t)m], v);
+		}
 	}
+	/* No sum can wrap while the magnitudes fit (pdb_int.h). */
+	if (bad)
+		return overflow(f, db, cc, values);
 	f->seen[cc] = 1;
 	f->onpath[cc]++;
 	f->depth++;
@@ -160,16 +240,18 @@ f_exit(void *arg, struct pdb *db)
 {
 	struct pdb_flat *f = arg;
 	const struct frame *fr;
-	int64_t *acc, *up, *inh;
+	int64_t *restrict acc, *restrict up, *restrict inh;
 	unsigned m, nm = f->nm;
+	uint32_t cc;
 
 	if (f->depth == 0)
 		return pdb_seterr(db, PDB_EINVAL, "exit without enter");
 	f->depth--;
 	fr = &f->path[f->depth];
+	cc = fr->cc;
 	acc = f->acc + f->depth * nm;
-	if (--f->onpath[fr->cc] == 0 && f->selected[fr->cc] == 1) {
-		inh = f->inh + (size_t)fr->cc * nm;
+	if (--f->onpath[cc] == 0 && f->selected[cc] == 1) {
+		inh = f->inh + (size_t)cc * nm;
 		for (m = 0; m < nm; m++)
 			inh[m] = (int64_t)((uint64_t)inh[m] + (uint64_t)acc[m]);
 	}
@@ -210,6 +292,7 @@ pdb_flat_free(struct pdb_flat *f)
 	free(f->path);
 	free(f->acc);
 	free(f->total);
+	free(f->range);
 	free(f);
 }
 

@@ -42,8 +42,8 @@ pdb_expensive_arm(const struct pdb *db, const int64_t *inc, unsigned m,
 	arm[len++] = n;
 	while (len < max) {
 		best = PDB_NONE;
-		for (c = db->nodes[n].first_child; c != PDB_NONE;
-		    c = db->nodes[c].next_sibling)
+		for (c = pdbi_first_child(db, n); c != PDB_NONE;
+		    c = pdbi_next_sibling(db, c))
 			if (best == PDB_NONE ||
 			    inc[(size_t)c * nm + m] > inc[(size_t)best * nm + m])
 				best = c;
@@ -70,6 +70,43 @@ cmp_ranked(const void *a, const void *b)
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
+/*
+ * pdb_top_stacks() without memory, for when there is none: the API has
+ * no way to report the failure, so give the same answer, in n passes.
+ */
+static size_t
+top_stacks_slowly(const struct pdb *db, unsigned m, uint32_t *top, size_t n)
+{
+	struct ranked last, best;
+	uint32_t node, rank;
+	size_t k;
+	int64_t v;
+
+	for (k = 0; k < n; k++) {
+		best.node = PDB_NONE;
+		best.value = 0;
+		best.rank = 0;
+		for (node = pdb_walk_first(db, NULL), rank = 0;
+		    node != PDB_NONE;
+		    node = pdb_walk_next(db, node, NULL), rank++) {
+			v = db->values[(size_t)node * db->nmetrics + m];
+			if (v == 0 || (k > 0 && (v > last.value ||
+			    (v == last.value && rank <= last.rank))))
+				continue;
+			if (best.node == PDB_NONE || v > best.value) {
+				best.value = v;
+				best.rank = rank;
+				best.node = node;
+			}
+		}
+		if (best.node == PDB_NONE)
+			break;
+		top[k] = best.node;
+		last = best;
+	}
+	return k;
+}
+
 size_t
 pdb_top_stacks(const struct pdb *db, unsigned m, uint32_t *top, size_t n)
 {
@@ -81,7 +118,7 @@ pdb_top_stacks(const struct pdb *db, unsigned m, uint32_t *top, size_t n)
 	if (m >= db->nmetrics || n == 0)
 		return 0;
 	if ((r = pdbi_malloc(((size_t)db->nnodes + 1) * sizeof(*r))) == NULL)
-		return 0;
+		return top_stacks_slowly(db, m, top, n);
 	for (node = pdb_walk_first(db, NULL); node != PDB_NONE;
 	    node = pdb_walk_next(db, node, NULL), rank++) {
 		v = db->values[(size_t)node * db->nmetrics + m];

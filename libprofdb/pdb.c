@@ -51,7 +51,8 @@ pdb_free(struct pdb *db)
 	free(db->cc_hash);
 	free(db->nodes);
 	free(db->values);
-	pdbi_map_free(&db->index);
+	free(db->kids);
+	pdbi_map_free(&db->memo);
 	free(db->namebuf);
 	db->magic = 0;
 	free(db);
@@ -79,6 +80,18 @@ pdb_errcode(const struct pdb *db)
 	return db ? db->errcode : PDB_ENOMEM;
 }
 
+/*
+ * Messages quote names from the file, which may hold any byte: keep them
+ * on one line and free of terminal escapes.
+ */
+static void
+scrub(char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 int
 pdb_seterr(struct pdb *db, int code, const char *fmt, ...)
 {
@@ -90,6 +103,7 @@ pdb_seterr(struct pdb *db, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(db->errmsg, sizeof(db->errmsg), fmt, ap);
 	va_end(ap);
+	scrub(db->errmsg);
 	return code;
 }
 
@@ -111,6 +125,7 @@ pdb_warn(struct pdb *db, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	scrub(msg);
 	db->warn(db->warn_arg, msg);
 }
 
@@ -360,7 +375,13 @@ pdb_cc_add(struct pdb *db, const char *label, uint32_t mod, const char *src,
 	r = &db->ccs[db->nccs];
 	r->label = pdbi_strdup(label ? label : "");
 	r->src = pdbi_strdup(src ? src : "");
-	if (r->label == NULL || r->src == NULL) {
+	/*
+	 * pdb_cc_fullname() has no way to report an error: make its
+	 * buffer big enough for this name now.
+	 */
+	if (r->label == NULL || r->src == NULL ||
+	    pdbi_grow(&db->namebuf, &db->namecap, strlen(db->modules[mod]) +
+	    strlen(r->label) + 2, 1) != PDB_OK) {
 		free(r->label);
 		free(r->src);
 		return nomem(db);
@@ -454,6 +475,7 @@ pdb_cc_fullname(const struct pdb *db, uint32_t i)
 
 	if (ml == 0)
 		return label;
+	/* pdb_cc_add() made the buffer big enough: this cannot fail. */
 	if (pdbi_grow(&mdb->namebuf, &mdb->namecap, ml + ll + 2, 1) != PDB_OK)
 		return label;
 	memcpy(mdb->namebuf, mod, ml);

@@ -31,16 +31,18 @@ pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc, uint32_t *out)
 	n = &db->nodes[id];
 	n->cc = cc;
 	n->parent = parent;
-	n->first_child = n->last_child = n->next_sibling = PDB_NONE;
+	n->last_child = PDB_NONE;
+	n->next = id;
 	if (nm > 0)
 		memset(db->values + (size_t)id * nm, 0, nm * sizeof(int64_t));
 	if (parent != PDB_NONE) {
 		struct pdbi_node *p = &db->nodes[parent];
 
-		if (p->last_child == PDB_NONE)
-			p->first_child = id;
-		else
-			db->nodes[p->last_child].next_sibling = id;
+		/* Into the circle after the last child, before the first. */
+		if (p->last_child != PDB_NONE) {
+			n->next = db->nodes[p->last_child].next;
+			db->nodes[p->last_child].next = id;
+		}
 		p->last_child = id;
 	}
 	db->nnodes++;
@@ -86,13 +88,13 @@ pdb_node_parent(const struct pdb *db, uint32_t n)
 uint32_t
 pdb_node_first_child(const struct pdb *db, uint32_t n)
 {
-	return db->nodes[n].first_child;
+	return pdbi_first_child(db, n);
 }
 
 uint32_t
 pdb_node_next_sibling(const struct pdb *db, uint32_t n)
 {
-	return db->nodes[n].next_sibling;
+	return pdbi_next_sibling(db, n);
 }
 
 uint32_t
@@ -100,9 +102,12 @@ pdb_node_child_count(const struct pdb *db, uint32_t n)
 {
 	uint32_t c, k = 0;
 
-	for (c = db->nodes[n].first_child; c != PDB_NONE;
-	    c = db->nodes[c].next_sibling)
+	if ((c = db->nodes[n].last_child) == PDB_NONE)
+		return 0;
+	do {
 		k++;
+		c = db->nodes[c].next;
+	} while (c != db->nodes[n].last_child);
 	return k;
 }
 
@@ -128,13 +133,25 @@ pdb_node_values_mut(struct pdb *db, uint32_t n)
 	return db->values + (size_t)n * db->nmetrics;
 }
 
+int
+pdbi_overflow(struct pdb *db, unsigned m, uint32_t cc)
+{
+	return pdb_seterr(db, PDB_EFORMAT, "64-bit overflow summing '%s' at "
+	    "cost centre '%s'", m < db->nmetrics ? db->metrics[m].name : "?",
+	    cc < db->nccs ? pdb_cc_fullname(db, cc) : "?");
+}
+
 void
 pdb_node_add_values(struct pdb *db, uint32_t n, const int64_t *vals)
 {
 	int64_t *v = db->values + (size_t)n * db->nmetrics;
 	unsigned m;
 
-	/* Wrap like the profilers' own unsigned counters would. */
+	/*
+	 * Values from files were checked on the way in (pdbi_sum_add()),
+	 * so these sums cannot overflow; a caller adding its own values
+	 * gets them wrapped like the profilers' own unsigned counters.
+	 */
 	for (m = 0; m < db->nmetrics; m++)
 		v[m] = (int64_t)((uint64_t)v[m] + (uint64_t)vals[m]);
 }
@@ -151,17 +168,18 @@ uint32_t
 pdb_walk_next(const struct pdb *db, uint32_t n, uint32_t *depth)
 {
 	const struct pdbi_node *nodes = db->nodes;
+	uint32_t p;
 
-	if (nodes[n].first_child != PDB_NONE) {
+	if (nodes[n].last_child != PDB_NONE) {
 		if (depth)
 			(*depth)++;
-		return nodes[n].first_child;
+		return nodes[nodes[n].last_child].next;
 	}
-	while (n != PDB_NONE) {
-		if (nodes[n].next_sibling != PDB_NONE)
-			return nodes[n].next_sibling;
-		n = nodes[n].parent;
-		if (depth && n != PDB_NONE)
+	while ((p = nodes[n].parent) != PDB_NONE) {
+		if (nodes[p].last_child != n)
+			return nodes[n].next;
+		n = p;
+		if (depth)
 			(*depth)--;
 	}
 	return PDB_NONE;

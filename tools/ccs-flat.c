@@ -52,28 +52,11 @@ cmp_rows(const void *a, const void *b)
 	return x->cc < y->cc ? -1 : x->cc > y->cc;
 }
 
-/* Write s for a TSV field: tabs, newlines and backslashes escaped. */
+/* Write s for a TSV field, escaped (tool_put_text()). */
 static void
 tsv_field(FILE *out, const char *s)
 {
-	for (; *s != '\0'; s++) {
-		switch (*s) {
-		case '\t':
-			fputs("\\t", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		default:
-			putc(*s, out);
-		}
-	}
+	tool_put_text(out, s, 1);
 }
 
 static void
@@ -103,24 +86,20 @@ print_tsv(FILE *out, const struct pdb *db, const struct row *rows, size_t n,
 	}
 }
 
-/* Display width of a UTF-8 string: count code points, not bytes. */
+/* Columns taken by s as pad() writes it. */
 static int
 width(const char *s)
 {
-	int w = 0;
-
-	for (; *s != '\0'; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
-	return w;
+	return tool_text_width(s);
 }
 
+/* Write s, control characters escaped (tool_put_text()), padded to w. */
 static void
 pad(FILE *out, const char *s, int w)
 {
 	int n;
 
-	fputs(s, out);
+	tool_put_text(out, s, 0);
 	for (n = width(s); n < w; n++)
 		putc(' ', out);
 }
@@ -145,11 +124,18 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 		if (mw > wm)
 			wm = mw;
 	}
-	if (prog != NULL)
-		fprintf(out, "program: %s\n", prog);
-	fprintf(out, "metric:  %s (%s)%s, total %" PRId64 "\n\n", m->name,
-	    m->unit, m->flags & PDB_METRIC_APPROX ?
-	    ", approximate: from rounded percentages" : "", total);
+	if (prog != NULL) {
+		fputs("program: ", out);
+		tool_put_text(out, prog, 0);
+		putc('\n', out);
+	}
+	fputs("metric:  ", out);
+	tool_put_text(out, m->name, 0);
+	fputs(" (", out);
+	tool_put_text(out, m->unit, 0);
+	fprintf(out, ")%s, total %" PRId64 "\n\n", m->flags &
+	    PDB_METRIC_APPROX ? ", approximate: from rounded percentages" :
+	    "", total);
 	pad(out, "COST CENTRE", wl);
 	fputs("  ", out);
 	pad(out, "MODULE", wm);

@@ -9,8 +9,11 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
+
+#define ARM_INDENT	64	/* deepest indent of the expensive arm */
 
 static const char usage[] =
     "ccs-hot [-m metric] [-n N] [--tsv] [-s pat]... [-d pat]... "
@@ -26,27 +29,28 @@ static const char helptext[] =
     TOOL_COMMON_HELP;
 
 /*
- * Write a name: in --tsv output tabs, newlines, carriage returns and
- * backslashes are escaped, and in stacks ';' too, as folded files do, so
- * every record stays one line and every frame one field.
+ * Write a name, escaped (tool_put_text()): on one line, without control
+ * characters; in --tsv output backslashes are escaped too, and in stacks
+ * ';' as folded files do, so every record stays one line and every frame
+ * one field.
  */
 static void
 put_name(FILE *out, const char *s, int tsv, int in_stack)
 {
-	for (; *s != '\0'; s++) {
-		if (*s == '\t')
-			fputs("\\t", out);
-		else if (*s == '\n')
-			fputs("\\n", out);
-		else if (*s == '\r')
-			fputs("\\r", out);
-		else if (tsv && *s == '\\')
-			fputs("\\\\", out);
-		else if (tsv && in_stack && *s == ';')
-			fputs("\\;", out);
-		else
-			putc(*s, out);
+	const char *semi;
+	char *part;
+
+	while (tsv && in_stack && (semi = strchr(s, ';')) != NULL) {
+		if ((part = strndup(s, (size_t)(semi - s))) == NULL) {
+			tool_warnx("out of memory");
+			exit(TOOL_ERR);
+		}
+		tool_put_text(out, part, 1);
+		fputs("\\;", out);
+		free(part);
+		s = semi + 1;
 	}
+	tool_put_text(out, s, tsv);
 }
 
 /*
@@ -145,8 +149,9 @@ main(int argc, char *argv[])
 		put_stack(out, db, hot, 0, 1);
 		fprintf(out, "\t%" PRId64 "\n", v);
 	} else {
-		fprintf(out, "hot stack: %" PRId64 " %s, %s%% of %" PRId64 "\n",
-		    v, pdb_metric(db, (unsigned)m)->unit,
+		fprintf(out, "hot stack: %" PRId64 " ", v);
+		tool_put_text(out, pdb_metric(db, (unsigned)m)->unit, 0);
+		fprintf(out, ", %s%% of %" PRId64 "\n",
 		    tool_fmt_pct(pct, sizeof(pct), v, total), total);
 		fputs("  <", out);
 		put_stack(out, db, hot, 1, 0);
@@ -163,9 +168,10 @@ main(int argc, char *argv[])
 			put_name(out, pdb_cc_label(db, cc), 1, 0);
 			fprintf(out, "\t%" PRId64 "\n", v);
 		} else {
+			/* The indent stops growing: arms can be deep. */
 			fprintf(out, "  %14" PRId64 " %6s%%  %*s", v,
-			    tool_fmt_pct(pct, sizeof(pct), v, total), (int)shown,
-			    "");
+			    tool_fmt_pct(pct, sizeof(pct), v, total),
+			    (int)(shown < ARM_INDENT ? shown : ARM_INDENT), "");
 			put_name(out, pdb_cc_fullname(db, cc), 0, 0);
 			putc('\n', out);
 		}

@@ -21,6 +21,7 @@ static const struct {
 	const char	*desc;
 } commands[] = {
 	{ "flat", "flat and inherited profile of the selected cost centres" },
+	{ "gen", "write a synthetic profile of a given size" },
 	{ "convert", "convert a profile between formats" },
 	{ "select", "project a profile on the selected cost centres" },
 	{ "prune", "remove small stacks, folding their cost into parents" },

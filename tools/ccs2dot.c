@@ -192,21 +192,19 @@ main(int argc, char *argv[])
 		if (pdb_metric_count(db) == 0)
 			tool_warnx("%s: the profile has no metrics",
 			    strcmp(path, "-") == 0 ? "<stdin>" : path);
+		free(focus);
+		pdb_free(db);
+		tool_common_free(&c);
 		return TOOL_ERR;
 	}
 	c.opts.metric = c.metric;
 	c.opts.writer_opts = &dopts;
 	if ((out = tool_output_open(&c, render->binary)) == NULL)
 		return TOOL_ERR;
-	if (pdb_write(db, out, &pdb_fmt_dot, &c.opts) != PDB_OK) {
-		/* Write errors name the output, the others the input. */
-		tool_warnx("%s: %s", pdb_errcode(db) == PDB_EIO ?
-		    tool_output_name(&c) : strcmp(path, "-") == 0 ?
-		    "<stdin>" : path, pdb_errmsg(db));
-		if (out != stdout)
-			fclose(out);
-		rc = TOOL_ERR;
-	} else
+	/* Write errors name the output, the others the input. */
+	if (pdb_write(db, out, &pdb_fmt_dot, &c.opts) != PDB_OK)
+		rc = tool_output_abort(&c, out, db, path);
+	else
 		rc = tool_output_close(&c, out) == 0 ? TOOL_OK : TOOL_ERR;
 	free(focus);
 	pdb_free(db);

@@ -4,10 +4,16 @@
  *
  * Helpers shared by the tools; see common.h.
  */
+#define _GNU_SOURCE		/* fopencookie(3), for the writing progress bar */
+#include <sys/stat.h>
+#include <sys/time.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +23,18 @@
 #include "common.h"
 
 const char *tool_progname = "ccs";
+
+/*
+ * The temporary file that -o FILE is written to, renamed to FILE only
+ * when everything went well.  Until then an exit or a fatal signal
+ * removes it, so that a failed or interrupted run leaves an earlier FILE
+ * as it was.  The signal handler may only look at these.
+ */
+static char			 out_tmp[PATH_MAX];
+static volatile sig_atomic_t	 out_tmp_live;
+
+static FILE	*progress_wrap(const struct tool_common *, FILE *);
+static FILE	*progress_unwrap(FILE *);
 
 static void
 warn_handler(void *arg, const char *msg)
@@ -30,6 +48,12 @@ tool_init(const char *argv0, struct tool_common *c)
 {
 	const char *slash;
 
+	/*
+	 * A reader closing the pipe ("ccs-stacks big | head") ends the tool
+	 * quietly, even when started with SIGPIPE ignored.
+	 */
+	signal(SIGPIPE, SIG_DFL);
+
 	if (argv0 != NULL && *argv0 != '\0') {
 		/*
 		 * getopt(3) names the program by argv[0] in its messages:
@@ -42,6 +66,8 @@ tool_init(const char *argv0, struct tool_common *c)
 	if (c != NULL) {
 		memset(c, 0, sizeof(*c));
 		c->min_pct = -1;
+		c->opts.progress = tool_progress_cb;
+		c->opts.progress_arg = c;
 		if ((c->sel = pdb_sel_new()) == NULL) {
 			fprintf(stderr, "%s: out of memory\n", tool_progname);
 			exit(TOOL_ERR);
@@ -70,6 +96,7 @@ tool_warnx(const char *fmt, ...)
 {
 	va_list ap;
 
+	tool_progress_clear();
 	fprintf(stderr, "%s: ", tool_progname);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -90,11 +117,20 @@ tool_usage(const char *usage)
 	exit(TOOL_USAGE);
 }
 
+/* Close stdout and exit, 1 with "prog: <stdout>: reason" if writing failed. */
+static _Noreturn void
+stdout_exit(void)
+{
+	static const struct tool_common none;
+
+	exit(tool_output_close(&none, stdout) == 0 ? TOOL_OK : TOOL_ERR);
+}
+
 static _Noreturn void
 help(const char *usage, const char *text)
 {
 	printf("usage: %s\n\n%s", usage, text);
-	exit(fflush(stdout) == 0 && !ferror(stdout) ? TOOL_OK : TOOL_ERR);
+	stdout_exit();
 }
 
 static _Noreturn void
@@ -103,7 +139,7 @@ version(void)
 	printf("%s (ccstools) %s\n", tool_progname, CCSTOOLS_VERSION);
 	if (strcmp(pdb_version(), CCSTOOLS_VERSION) != 0)
 		printf("libprofdb %s\n", pdb_version());
-	exit(fflush(stdout) == 0 && !ferror(stdout) ? TOOL_OK : TOOL_ERR);
+	stdout_exit();
 }
 
 static _Noreturn void
@@ -115,7 +151,7 @@ list_formats(void)
 		printf("%-10s %s%s  %s\n", (*f)->name,
 		    (*f)->read ? "r" : "-", (*f)->write ? "w" : "-",
 		    (*f)->desc);
-	exit(fflush(stdout) == 0 && !ferror(stdout) ? TOOL_OK : TOOL_ERR);
+	stdout_exit();
 }
 
 long long
@@ -357,10 +393,108 @@ tool_output_name(const struct tool_common *c)
 	return c->outpath ? c->outpath : "<stdout>";
 }
 
+static void
+out_tmp_remove(void)
+{
+	if (out_tmp_live) {
+		out_tmp_live = 0;
+		unlink(out_tmp);
+	}
+}
+
+static void
+out_tmp_signal(int sig)
+{
+	int save = errno;
+
+	if (out_tmp_live)
+		unlink(out_tmp);
+	out_tmp_live = 0;
+	errno = save;
+	/* Die of the signal, as if it had not been caught. */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * Open a temporary file next to path (same directory, so rename(2) can
+ * replace path atomically), with the permissions path has, or would get
+ * from open(2) and the umask when new.  Returns NULL with errno set.
+ */
+static FILE *
+out_tmp_open(const char *path, const struct stat *old)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGXFSZ };
+	static int registered;
+	const char *slash = strrchr(path, '/');
+	struct sigaction sa;
+	sigset_t block, saved;
+	mode_t mode, mask;
+	size_t i;
+	FILE *f;
+	int fd, n, save;
+
+	if (slash == NULL)
+		n = snprintf(out_tmp, sizeof(out_tmp), ".%s.XXXXXX", path);
+	else
+		n = snprintf(out_tmp, sizeof(out_tmp), "%.*s/.%s.XXXXXX",
+		    (int)(slash - path), path, slash + 1);
+	if (n < 0 || (size_t)n >= sizeof(out_tmp)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	if (!registered) {
+		registered = 1;
+		atexit(out_tmp_remove);
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = out_tmp_signal;
+		sigemptyset(&sa.sa_mask);
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+			struct sigaction cur;
+
+			/* Keep a signal ignored by whoever started us. */
+			if (sigaction(sigs[i], NULL, &cur) == 0 &&
+			    cur.sa_handler == SIG_IGN)
+				continue;
+			sigaction(sigs[i], &sa, NULL);
+		}
+	}
+	/* The handler must never see a half-made name. */
+	sigemptyset(&block);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&block, sigs[i]);
+	sigprocmask(SIG_BLOCK, &block, &saved);
+	if ((fd = mkstemp(out_tmp)) >= 0)
+		out_tmp_live = 1;
+	save = errno;
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	if (fd < 0) {
+		errno = save;
+		return NULL;
+	}
+	if (old != NULL)
+		mode = old->st_mode & 07777;
+	else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	if (fchmod(fd, mode) != 0 || (f = fdopen(fd, "wb")) == NULL) {
+		save = errno;
+		close(fd);
+		out_tmp_remove();
+		errno = save;
+		return NULL;
+	}
+	return f;
+}
+
 FILE *
 tool_output_open(const struct tool_common *c, int binary)
 {
+	struct stat st;
 	FILE *f;
+	int exists;
 
 	if (c->outpath == NULL) {
 		if (binary && !c->force && isatty(STDOUT_FILENO)) {
@@ -368,13 +502,23 @@ tool_output_open(const struct tool_common *c, int binary)
 			    "terminal (use -o FILE or a pipe)");
 			return NULL;
 		}
-		return stdout;
+		return progress_wrap(c, stdout);
 	}
-	if ((f = fopen(c->outpath, "wb")) == NULL) {
+	/*
+	 * A regular file (or a new one) is written through a temporary
+	 * file; anything else (/dev/null, /dev/full, a FIFO, a terminal)
+	 * cannot be replaced by rename(2) and is written directly.
+	 */
+	exists = stat(c->outpath, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode))
+		f = fopen(c->outpath, "wb");
+	else
+		f = out_tmp_open(c->outpath, exists ? &st : NULL);
+	if (f == NULL) {
 		tool_warnx("%s: %s", c->outpath, strerror(errno));
 		return NULL;
 	}
-	return f;
+	return progress_wrap(c, f);
 }
 
 int
@@ -384,15 +528,148 @@ tool_output_close(const struct tool_common *c, FILE *f)
 
 	if (f == NULL)
 		return -1;
+	f = progress_unwrap(f);
+	/*
+	 * errno is not cleared first: when a write failed earlier, stdio
+	 * dropped the buffer and errno still says why.
+	 */
 	if (fflush(f) != 0 || ferror(f))
 		err = errno ? errno : EIO;
 	if (fclose(f) != 0 && err == 0)
 		err = errno ? errno : EIO;
+	if (err == 0 && f != stdout && out_tmp_live) {
+		if (rename(out_tmp, c->outpath) == 0)
+			out_tmp_live = 0;
+		else
+			err = errno;
+	}
+	if (f != stdout)
+		out_tmp_remove();
+	if (err == EPIPE)
+		return -1;	/* the reader went away: nothing to say */
 	if (err) {
 		tool_warnx("%s: %s", tool_output_name(c), strerror(err));
 		return -1;
 	}
 	return 0;
+}
+
+int
+tool_output_abort(const struct tool_common *c, FILE *f, const struct pdb *db,
+    const char *inpath)
+{
+	int err = errno;
+
+	f = progress_unwrap(f);
+	if (pdb_errcode(db) == PDB_EIO && f != NULL && ferror(f)) {
+		if (err != EPIPE)
+			tool_warnx("%s: %s", tool_output_name(c),
+			    strerror(err ? err : EIO));
+	} else if (inpath != NULL)
+		tool_warnx("%s: %s", strcmp(inpath, "-") == 0 ? "<stdin>" :
+		    inpath, pdb_errmsg(db));
+	else
+		tool_warnx("%s: %s", tool_output_name(c), pdb_errmsg(db));
+	if (f != NULL && f != stdout)
+		fclose(f);
+	out_tmp_remove();
+	return TOOL_ERR;
+}
+
+/* The length of the UTF-8 sequence at p and its code point, or 0. */
+static size_t
+utf8_seq(const unsigned char *p, unsigned long *cp)
+{
+	unsigned long c;
+	size_t n, i;
+
+	if (*p < 0x80) {
+		*cp = *p;
+		return 1;
+	}
+	if (*p >= 0xc2 && *p <= 0xdf) {
+		c = *p & 0x1f;
+		n = 2;
+	} else if (*p >= 0xe0 && *p <= 0xef) {
+		c = *p & 0x0f;
+		n = 3;
+	} else if (*p >= 0xf0 && *p <= 0xf4) {
+		c = *p & 0x07;
+		n = 4;
+	} else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
+	    (n == 4 && (c < 0x10000 || c > 0x10ffff)))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/*
+ * Write (out != NULL) or measure s as tool_put_text() does; returns the
+ * columns.
+ */
+static int
+put_text(FILE *out, const char *s, int tsv)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned long c;
+	char esc[16];
+	size_t n;
+	int w = 0;
+
+	while (*p != '\0') {
+		n = utf8_seq(p, &c);
+		esc[0] = '\0';
+		if (n == 0 && tsv) {
+			/* Data: other bytes stay as they are. */
+			n = 1;
+			c = 0xa0;
+		}
+		if (n == 0)
+			snprintf(esc, sizeof(esc), "\\x%02X", *p);
+		else if (c == '\n')
+			snprintf(esc, sizeof(esc), "\\n");
+		else if (c == '\t')
+			snprintf(esc, sizeof(esc), "\\t");
+		else if (c == '\r')
+			snprintf(esc, sizeof(esc), "\\r");
+		else if (c < 0x20 || c == 0x7f)
+			snprintf(esc, sizeof(esc), "\\x%02lX", c);
+		else if (c >= 0x80 && c <= 0x9f && !tsv)
+			snprintf(esc, sizeof(esc), "\\u%04lX", c);
+		else if (c == '\\' && tsv)
+			snprintf(esc, sizeof(esc), "\\\\");
+		if (esc[0] != '\0') {
+			if (out != NULL)
+				fputs(esc, out);
+			w += (int)strlen(esc);
+			p += n ? n : 1;
+		} else {
+			if (out != NULL)
+				fwrite(p, 1, n, out);
+			w++;
+			p += n;
+		}
+	}
+	return w;
+}
+
+void
+tool_put_text(FILE *out, const char *s, int tsv)
+{
+	put_text(out, s, tsv);
+}
+
+int
+tool_text_width(const char *s)
+{
+	return put_text(NULL, s, 0);
 }
 
 const char *
@@ -483,11 +760,190 @@ tool_write_profile(struct tool_common *c, struct pdb *db)
 	c->opts.metric = c->metric;
 	if ((out = tool_output_open(c, f->flags & PDB_FMT_BINARY)) == NULL)
 		return TOOL_ERR;
-	if (pdb_write(db, out, f, &c->opts) != PDB_OK) {
-		tool_warnx("%s: %s", tool_output_name(c), pdb_errmsg(db));
-		if (out != stdout)
-			fclose(out);
-		return TOOL_ERR;
-	}
+	if (pdb_write(db, out, f, &c->opts) != PDB_OK)
+		return tool_output_abort(c, out, db, NULL);
 	return tool_output_close(c, out) == 0 ? TOOL_OK : TOOL_ERR;
+}
+
+/* ---- progress ---- */
+
+static struct {
+	int		 decided, on;	/* stderr is a terminal, no -q */
+	const struct tool_common *c;
+	double		 delay;		/* seconds before the bar shows */
+	double		 t0, last;	/* phase start, last drawn */
+	int		 shown;		/* the bar is on the screen */
+	int		 writing;	/* the phase: reading or writing */
+	uint64_t	 total;		/* expected output, for writing */
+	/* The output wrapper: the real stream and the bytes written. */
+	FILE		*wrapper, *inner;
+	uint64_t	 written;
+} prog;
+
+static double
+now(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static int
+progress_on(const struct tool_common *c)
+{
+	const char *d;
+
+	if (!prog.decided) {
+		prog.decided = 1;
+		prog.on = c != NULL && !c->quiet && isatty(STDERR_FILENO);
+		d = getenv("CCS_PROGRESS_DELAY");
+		prog.delay = d != NULL && *d != '\0' ? atof(d) / 1000.0 : 1.0;
+	}
+	return prog.on;
+}
+
+/* "123.4 MB" */
+static void
+human(char *buf, size_t len, double v)
+{
+	static const char *const units[] = { "B", "kB", "MB", "GB", "TB" };
+	int u = 0;
+
+	while (v >= 1000 && u < 4) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+}
+
+static void
+draw(uint64_t done, uint64_t total, double t)
+{
+	char d[32], tt[32], r[32], bar[24];
+	double rate = t - prog.t0 > 0.2 ? (double)done / (t - prog.t0) : 0;
+	double left;
+	int i, n;
+
+	human(d, sizeof(d), (double)done);
+	human(r, sizeof(r), rate);
+	fprintf(stderr, "\r\033[K%s: %s %s", tool_progname,
+	    prog.writing ? "writing" : "reading", d);
+	if (total > 0 && done <= total) {
+		human(tt, sizeof(tt), (double)total);
+		n = (int)(20.0 * (double)done / (double)total);
+		for (i = 0; i < 20; i++)
+			bar[i] = i < n ? '#' : '.';
+		bar[20] = '\0';
+		fprintf(stderr, " of %s [%s] %3d%%", tt, bar,
+		    (int)(100.0 * (double)done / (double)total));
+		if (rate > 0) {
+			left = (double)(total - done) / rate;
+			fprintf(stderr, " %s/s ETA %d:%02d", r, (int)left / 60,
+			    (int)left % 60);
+		}
+	} else if (rate > 0)
+		fprintf(stderr, " %s/s", r);
+	fflush(stderr);
+	prog.shown = 1;
+	prog.last = t;
+}
+
+static void
+update(int writing, uint64_t done, uint64_t total)
+{
+	double t = now();
+
+	if (prog.t0 == 0 || prog.writing != writing) {
+		tool_progress_clear();
+		prog.writing = writing;
+		prog.t0 = t;
+		prog.last = 0;
+	}
+	if (t - prog.t0 >= prog.delay && t - prog.last >= 0.1)
+		draw(done, total, t);
+}
+
+void
+tool_progress_clear(void)
+{
+	if (prog.shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		prog.shown = 0;
+	}
+}
+
+void
+tool_progress_cb(void *arg, uint64_t done, uint64_t total, int finished)
+{
+	if (!progress_on(arg))
+		return;
+	if (finished) {
+		tool_progress_clear();
+		prog.t0 = 0;
+		return;
+	}
+	update(0, done, total);
+}
+
+void
+tool_progress_total(uint64_t bytes)
+{
+	prog.total = bytes;
+}
+
+static ssize_t
+wrap_write(void *cookie, const char *buf, size_t n)
+{
+	size_t k;
+
+	(void)cookie;
+	k = fwrite(buf, 1, n, prog.inner);
+	prog.written += k;
+	update(1, prog.written, prog.total);
+	return k < n ? -1 : (ssize_t)n;
+}
+
+static int
+wrap_close(void *cookie)
+{
+	(void)cookie;
+	return 0;
+}
+
+/* When a bar may show, write through a stream that counts the bytes. */
+static FILE *
+progress_wrap(const struct tool_common *c, FILE *f)
+{
+	cookie_io_functions_t io = { NULL, wrap_write, NULL, wrap_close };
+	FILE *w;
+
+	/* Not over text shown on the same terminal. */
+	if (!progress_on(c) || prog.wrapper != NULL ||
+	    (f == stdout && isatty(STDOUT_FILENO)) ||
+	    (w = fopencookie(NULL, "w", io)) == NULL)
+		return f;
+	setvbuf(w, NULL, _IOFBF, 1 << 16);
+	prog.wrapper = w;
+	prog.inner = f;
+	prog.written = 0;
+	return w;
+}
+
+/* The stream under the wrapper, everything passed on to it. */
+static FILE *
+progress_unwrap(FILE *f)
+{
+	FILE *inner;
+
+	if (f == NULL || f != prog.wrapper)
+		return f;
+	inner = prog.inner;
+	fflush(f);
+	fclose(f);
+	prog.wrapper = prog.inner = NULL;
+	tool_progress_clear();
+	prog.t0 = 0;
+	return inner;
 }

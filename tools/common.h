@@ -162,6 +162,15 @@ FILE	*tool_output_open(const struct tool_common *, int binary);
 /* Flush and close the output, reporting write errors as
  * "prog: <stdout>: reason".  Returns 0 or -1. */
 int	tool_output_close(const struct tool_common *, FILE *);
+/*
+ * After pdb_write() failed on the output f: print the error, close f and
+ * remove the temporary file of -o, leaving an earlier file untouched.  A
+ * write error reads "prog: <stdout>: reason" (nothing for a closed pipe);
+ * other errors name inpath, or the output when inpath is NULL.  Returns
+ * TOOL_ERR.
+ */
+int	tool_output_abort(const struct tool_common *, FILE *f,
+	    const struct pdb *db, const char *inpath);
 /* Name of the output for messages. */
 const char *tool_output_name(const struct tool_common *);
 
@@ -177,7 +186,35 @@ struct pdb *tool_load(struct tool_common *, const char *path,
  * exit status. */
 int	tool_write_profile(struct tool_common *, struct pdb *);
 
+/*
+ * Names from a profile may hold any byte.  tool_put_text() writes s so
+ * that it stays on one line and sends no control sequence to a terminal:
+ * newline, tab and carriage return as \n, \t and \r, other control
+ * characters (C0, DEL and C1) and bytes that are not UTF-8 as \xNN (C1
+ * as \u00NN).  For a TSV field (tsv set) a backslash is written as \\
+ * too, so that fields unescape exactly, and only C0 and DEL are escaped:
+ * other bytes are data.  tool_text_width() is the number of columns
+ * that takes in a table: one per code point written.
+ */
+void	tool_put_text(FILE *, const char *s, int tsv);
+int	tool_text_width(const char *s);
+
 /* Format a percentage with one decimal. */
 const char *tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total);
+
+/*
+ * Progress.  Reading or writing that takes longer than about a second
+ * (CCS_PROGRESS_DELAY milliseconds, default 1000) shows a bar on stderr:
+ * bytes done, rate and, when the size is known, how much is left and an
+ * estimate of the time to go.  Only when stderr is a terminal and -q
+ * was not given; the line is erased when the work ends or a message is
+ * printed.  tool_init() arranges it for reading (c->opts.progress) and
+ * tool_output_open() for writing; a tool that knows how much it will
+ * write says so with tool_progress_total().
+ */
+void	tool_progress_cb(void *c, uint64_t done, uint64_t total, int finished);
+void	tool_progress_total(uint64_t bytes);
+/* Erase the bar, if one is shown. */
+void	tool_progress_clear(void);
 
 #endif /* TOOLS_COMMON_H */

@@ -426,10 +426,13 @@ Test(ccsdump, small_write_identical)
 	pdb_free(db);
 }
 
-/* Values and ids at the ends of their ranges, an empty tree. */
+/*
+ * Values and ids at the ends of their ranges, an empty tree.  (INT64_MIN
+ * and -1 on one metric would overflow its sums, which readers refuse.)
+ */
 Test(ccsdump, extremes)
 {
-	static const int64_t vals[] = { INT64_MIN, INT64_MAX, -1, 0 };
+	static const int64_t vals[] = { INT64_MIN, INT64_MAX, 0, 0 };
 	struct pdb *db = pdb_new(), *back;
 	unsigned char *out, *out2;
 	uint32_t mod, a, b, root, n;

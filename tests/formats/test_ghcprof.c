@@ -1056,7 +1056,8 @@ Test(ghcprof, bad_lines)
 	bad = replace(text, "203623440", "9223372036854775807");
 	free(text);
 	text = replace(bad, "  79272", "9223372036854775807");
-	expect_error(text, "overflow 64 bits");
+	expect_error(text, ":36: 64-bit overflow summing 'alloc' at cost "
+	    "centre 'Main.h'");
 	free(bad);
 	free(text);
 	text = slurp(DATA "mj.P.prof", NULL);

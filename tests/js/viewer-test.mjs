@@ -149,6 +149,38 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.close();
 }
 
+// ---- every hostile name of issue 5, bytes and all ----
+{
+	// [bytes of the name, what the viewer shows]
+	const bad = Buffer.from([0x62, 0x61, 0x64, 0xff, 0xfe]);
+	const long = 'L'.repeat(100000);
+	const cases = [
+		['q"uote\'d', 'q"uote\'d'], ['back\\slash\\', 'back\\slash\\'],
+		['new\nline', 'new\nline'], ['tab\there', 'tab\there'],
+		['semi;colon', 'semi;colon'], ['<script>alert(4)</script>', '<script>alert(4)</script>'],
+		[']]>', ']]>'], ['-->', '-->'], ['cr\rret', 'cr\rret'],
+		['\u001b[31mred', '\u001b[31mred'], [long, long], [bad, 'bad\ufffd\ufffd'],
+	];
+	const esc = (b) => Buffer.from(b.toString('latin1').replace(/\\/g, '\\\\')
+	    .replace(/;/g, '\\;').replace(/\n/g, '\\n').replace(/\r/g, '\\r'), 'latin1');
+	const lines = cases.map(([n], i) => Buffer.concat([Buffer.from('main;'),
+	    esc(Buffer.isBuffer(n) ? n : Buffer.from(n, 'utf8')), Buffer.from(` ${i + 1}\n`)]));
+	writeFileSync(`${scratch}/hostile2.folded`, Buffer.concat(lines));
+	const page = await open(html(`${scratch}/hostile2.folded`, `${scratch}/hostile2.html`));
+	await page.click('#tab-flat');
+	const shown = await page.$$eval('tbody tr', (r) => r.map((e) => e.dataset.name));
+	for (const [, want] of cases)
+		check(shown.includes(want), `name shown as text: ${JSON.stringify(want.slice(0, 40))}`);
+	check(await page.$$eval('img, svg, script:not([id]):not([type])', (x) => x.length) <= 1,
+	    'no element made from a name');
+	await page.click('#tab-tree');
+	await page.click('#expand-hot');
+	await page.click('#tab-flame');
+	check(page.dialogs.length === 0, `no script ran (dialogs: ${page.dialogs.join(', ')})`);
+	check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+	await page.close();
+}
+
 await browser.close();
 console.log(failures ? `${failures} failed` : 'all passed');
 process.exit(failures ? 1 : 0);

@@ -1,0 +1,1022 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * GHC JSON profiles (+RTS -pj) read as a stream with yajl's event parser,
+ * for files too big for Jansson's document tree (about 1 KB a node).
+ *
+ * yajl calls us once per JSON token.  A stack of contexts says where we
+ * are: the top object, an argument list, the cost-centre list or one
+ * cost centre, a profile node or its children, or a value of a key we
+ * skip.  Profile nodes become records in a queue: an enter record is
+ * complete at its node's "children" key (GHC writes id, entries, alloc,
+ * ticks, then children), an exit record at the node's end, and complete
+ * records leave the queue for the sink in order as soon as the cost
+ * centres are known.  With GHC's key order the queue never holds more
+ * than one record, so memory is that of the cost centres and the depth;
+ * another order only makes records wait longer.
+ *
+ * The result is the Jansson reader's: the same metadata in the same
+ * order, the same schema, modules and cost centres, the same events, and
+ * the same messages for a profile that is not GHC's.  JSON syntax errors
+ * name the byte offset yajl stopped at.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_parse.h>
+
+#include "ghcjson_stream.h"
+
+#define CHUNK		(256 * 1024)
+
+/* The metrics, in schema order: as fmt_ghcjson.c. */
+static const struct {
+	const char	*field;
+	const char	*unit;
+	enum pdb_kind	 kind;
+} metrics[] = {
+	{ "ticks", "ticks", PDB_COST },
+	{ "alloc", "bytes", PDB_COST },
+	{ "entries", "calls", PDB_COUNT },
+};
+#define NMETRICS	3
+
+/* The metadata GHC writes and the keys they become, in this order. */
+enum mtype { M_STRING, M_ARGS, M_NUMBER, M_CAPS };
+static const struct {
+	const char	*field;
+	const char	*key;
+	enum mtype	 type;
+} metafields[] = {
+	{ "program", "program", M_STRING },
+	{ "arguments", "command", M_ARGS },
+	{ "rts_arguments", "rts_arguments", M_ARGS },
+	{ "end_time", "date", M_STRING },
+	{ "total_time", "total_time", M_NUMBER },
+	{ "total_ticks", "total_ticks", M_NUMBER },
+	{ "tick_interval", "tick_interval_us", M_NUMBER },
+	{ "total_alloc", "total_alloc", M_NUMBER },
+	{ "initial_capabilities", "initial_capabilities", M_CAPS },
+};
+#define NMETAFIELDS	(sizeof(metafields) / sizeof(metafields[0]))
+
+enum ctx {
+	C_TOP,		/* the top-level object */
+	C_ARGS,		/* an argument list: strings */
+	C_CCS,		/* the cost-centre list */
+	C_CC,		/* one cost centre */
+	C_NODE,		/* a profile node */
+	C_KIDS,		/* its children */
+	C_SKIP		/* a value we do not need */
+};
+
+struct level {
+	enum ctx	 ctx;
+	size_t		 n;		/* items so far (lists); nesting (skip) */
+	uint64_t	 seq;		/* C_NODE: its enter record */
+	size_t		 nodeno;	/* C_NODE: for messages */
+};
+
+/* Keys of a profile node and of a cost centre, as bits. */
+#define K_ID		0x01u
+#define K_ENTRIES	0x02u
+#define K_ALLOC		0x04u
+#define K_TICKS		0x08u
+#define K_CHILDREN	0x10u
+#define K_FIELDS	(K_ID | K_ENTRIES | K_ALLOC | K_TICKS)
+#define K_LABEL		0x20u
+#define K_MODULE	0x40u
+#define K_SRC		0x80u
+#define K_CAF		0x100u
+#define K_DONE		0x200u	/* a node whose enter record is complete */
+
+/* A queued event: a node's enter (with its fields) or exit. */
+struct rec {
+	int64_t		 id;
+	int64_t		 v[NMETRICS];	/* ticks, alloc, entries */
+	size_t		 nodeno;
+	unsigned char	 exit;
+	unsigned char	 done;
+};
+
+/* Module name to index; names borrowed from the handle. */
+struct modslot {
+	const char	*name;
+	uint32_t	 mod;
+};
+
+/* Cost-centre id to index. */
+struct idslot {
+	int64_t		 id;
+	uint32_t	 cc;
+	int		 used;
+};
+
+struct js {
+	struct pdb_input *in;
+	struct pdb	*db;
+	const struct pdb_sink *sink;
+	const char	*name;
+	uint64_t	 chunkbase;	/* file offset of the chunk being parsed */
+	uint64_t	 line;		/* lines before that chunk, from 1 */
+	uint64_t	 linestart;	/* file offset where that line starts */
+	yajl_handle	 h;
+	const unsigned char *chunk;	/* being parsed */
+	int		 rc;		/* our error, when a callback stopped */
+
+	struct level	*stack;
+	size_t		 depth, capstack;
+	int		 started;	/* the top object was opened */
+
+	/* The key just read, in the current object. */
+	char		*key;
+	size_t		 keylen, keycap;
+	int		 keyidx;	/* of metafields, or -1 */
+
+	/* Metadata before the first node: values by metafields index. */
+	char		*meta[NMETAFIELDS];
+	char		*args;		/* the argument list being read */
+	size_t		 argslen, argscap;
+	int64_t		 caps;
+	int		 metadone;	/* applied, the sink begun */
+
+	/* The cost centre being read. */
+	int64_t		 ccid;
+	char		*str[3];	/* label, module, src_loc */
+	size_t		 strcap[3];
+	int		 iscaf;
+	unsigned	 have;
+	size_t		 nccs;
+	int		 ccs_seen, ccs_done, profile_seen;
+	struct idslot	*ids;
+	size_t		 idcap, nids;
+	struct modslot	*mods;
+	size_t		 modcap, nmods;
+
+	/* Profile nodes waiting for the sink. */
+	struct rec	*q;
+	size_t		 qn, qhead, qcap;
+	uint64_t	 qbase;		/* sequence number of q[0] */
+	size_t		 nodes;
+};
+
+static int	 nul_error(struct js *);
+
+static int
+fail(struct js *j, int rc)
+{
+	j->rc = rc;
+	return 0;	/* stops yajl */
+}
+
+static int
+nomem(struct js *j)
+{
+	return fail(j, pdb_seterr(j->db, PDB_ENOMEM, "out of memory"));
+}
+
+/* A format error: "file: " and the message. */
+static int
+bad(struct js *j, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return fail(j, pdb_seterr(j->db, PDB_EFORMAT, "%s: %s", j->name,
+	    msg));
+}
+
+static struct level *
+top(struct js *j)
+{
+	return j->depth > 0 ? &j->stack[j->depth - 1] : NULL;
+}
+
+static int
+push(struct js *j, enum ctx c)
+{
+	struct level *l;
+
+	if (pdb_buf_reserve(&j->stack, &j->capstack,
+	    (j->depth + 1) * sizeof(*j->stack)) != 0)
+		return nomem(j);
+	l = &j->stack[j->depth++];
+	memset(l, 0, sizeof(*l));
+	l->ctx = c;
+	return 1;
+}
+
+/* Copy a string token, refusing NUL bytes (Jansson does too). */
+static int
+copystr(struct js *j, char **dst, size_t *cap, const unsigned char *s,
+    size_t len)
+{
+	if (memchr(s, '\0', len) != NULL)
+		return nul_error(j);
+	if (pdb_buf_reserve(dst, cap, len + 1) != 0)
+		return nomem(j);
+	memcpy(*dst, s, len);
+	(*dst)[len] = '\0';
+	return 1;
+}
+
+/* ---- cost centres ---- */
+
+static uint64_t
+mix(uint64_t x)
+{
+	x ^= x >> 31;
+	x *= 0x9e3779b97f4a7c15ULL;
+	return x ^ (x >> 29);
+}
+
+static uint64_t
+hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The module entry for name, added on first sight (names borrowed from
+ * the handle, which keeps them). */
+static int
+module_index(struct js *j, const char *name, uint32_t *out)
+{
+	struct modslot *nm;
+	size_t i, k, ncap;
+	int rc;
+
+	if ((j->nmods + 1) * 2 > j->modcap) {
+		ncap = j->modcap ? j->modcap * 2 : 64;
+		if ((nm = calloc(ncap, sizeof(*j->mods))) == NULL)
+			return PDB_ENOMEM;
+		for (i = 0; i < j->modcap; i++) {
+			if (j->mods[i].name == NULL)
+				continue;
+			for (k = hash_str(j->mods[i].name) & (ncap - 1);
+			    nm[k].name != NULL; k = (k + 1) & (ncap - 1))
+				;
+			nm[k] = j->mods[i];
+		}
+		free(j->mods);
+		j->mods = nm;
+		j->modcap = ncap;
+	}
+	for (k = hash_str(name) & (j->modcap - 1); j->mods[k].name != NULL;
+	    k = (k + 1) & (j->modcap - 1))
+		if (strcmp(j->mods[k].name, name) == 0) {
+			*out = j->mods[k].mod;
+			return PDB_OK;
+		}
+	if ((rc = pdb_module_add(j->db, name, out)) != 0)
+		return rc;
+	j->mods[k].name = pdb_module_name(j->db, *out);
+	j->mods[k].mod = *out;
+	j->nmods++;
+	return PDB_OK;
+}
+
+static int
+id_add(struct js *j, int64_t id, uint32_t cc)
+{
+	struct idslot *ns;
+	size_t i, k, ncap;
+
+	if ((j->nids + 1) * 2 > j->idcap) {
+		ncap = j->idcap ? j->idcap * 2 : 1024;
+		if ((ns = calloc(ncap, sizeof(*ns))) == NULL)
+			return -1;
+		for (i = 0; i < j->idcap; i++) {
+			if (!j->ids[i].used)
+				continue;
+			for (k = mix((uint64_t)j->ids[i].id) & (ncap - 1);
+			    ns[k].used; k = (k + 1) & (ncap - 1))
+				;
+			ns[k] = j->ids[i];
+		}
+		free(j->ids);
+		j->ids = ns;
+		j->idcap = ncap;
+	}
+	for (k = mix((uint64_t)id) & (j->idcap - 1); j->ids[k].used;
+	    k = (k + 1) & (j->idcap - 1))
+		if (j->ids[k].id == id)
+			return 1;
+	j->ids[k].used = 1;
+	j->ids[k].id = id;
+	j->ids[k].cc = cc;
+	j->nids++;
+	return 0;
+}
+
+static int
+id_find(const struct js *j, int64_t id, uint32_t *cc)
+{
+	size_t k;
+
+	if (j->idcap == 0)
+		return -1;
+	for (k = mix((uint64_t)id) & (j->idcap - 1); j->ids[k].used;
+	    k = (k + 1) & (j->idcap - 1))
+		if (j->ids[k].id == id) {
+			*cc = j->ids[k].cc;
+			return 0;
+		}
+	return -1;
+}
+
+/* The end of one cost centre: check it and add it. */
+static int
+cc_done(struct js *j)
+{
+	uint32_t mod, cc;
+	int rc;
+
+	if (!(j->have & K_ID))
+		return bad(j, "'cost_centres[%zu]': missing 'id'", j->nccs);
+	if (!(j->have & K_LABEL))
+		return bad(j, "'cost_centres[%zu]': missing 'label'", j->nccs);
+	if (!(j->have & K_MODULE))
+		return bad(j, "'cost_centres[%zu]': missing 'module'",
+		    j->nccs);
+	if (!(j->have & K_SRC) && copystr(j, &j->str[2], &j->strcap[2],
+	    (const unsigned char *)"", 0) == 0)
+		return 0;
+	if ((rc = module_index(j, j->str[1], &mod)) != 0 ||
+	    (rc = pdb_cc_add(j->db, j->str[0], mod, j->str[2],
+	    j->iscaf ? PDB_CC_CAF : 0, j->ccid, &cc)) != 0)
+		return fail(j, rc == PDB_ENOMEM ? pdb_seterr(j->db, rc,
+		    "out of memory") : rc);
+	if ((rc = id_add(j, j->ccid, cc)) < 0)
+		return nomem(j);
+	if (rc > 0)
+		return bad(j, "duplicate cost centre id %lld",
+		    (long long)j->ccid);
+	j->nccs++;
+	return 1;
+}
+
+/* ---- metadata and the start of the stream ---- */
+
+/* The shortest %g form that reads back as d, as fmt_ghcjson.c. */
+static void
+fmt_real(char *buf, size_t size, double d)
+{
+	int prec;
+
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			return;
+	}
+	snprintf(buf, size, "%.17g", d);
+}
+
+/* Keep metadata value v of field i: set it now, or at the start. */
+static int
+meta_value(struct js *j, int i, const char *v)
+{
+	int rc;
+
+	if (j->metadone) {
+		if ((rc = pdb_meta_set(j->db, metafields[i].key, v)) != 0)
+			return fail(j, rc);
+		return 1;
+	}
+	free(j->meta[i]);
+	if ((j->meta[i] = strdup(v)) == NULL)
+		return nomem(j);
+	return 1;
+}
+
+/*
+ * Before the first node: the metadata in the Jansson reader's order, the
+ * schema, then the sink's begin.
+ */
+static int
+start(struct js *j)
+{
+	char buf[32];
+	unsigned i;
+	int rc, have;
+
+	j->metadone = 1;
+	if ((rc = pdb_meta_set(j->db, "source_format", "ghc-json")) != 0)
+		return rc;
+	for (i = 0; i < NMETAFIELDS; i++)
+		if (j->meta[i] != NULL &&
+		    (rc = pdb_meta_set(j->db, metafields[i].key,
+		    j->meta[i])) != 0)
+			return rc;
+	if (j->caps >= 0) {
+		snprintf(buf, sizeof(buf), "%lld",
+		    j->caps == 0 ? 1LL : (long long)j->caps);
+		if ((rc = pdb_meta_set(j->db, "processors", buf)) != 0)
+			return rc;
+	}
+	for (i = 0; i < NMETRICS; i++) {
+		have = pdb_metric_find(j->db, metrics[i].field);
+		if (have == (int)i)
+			continue;
+		if (have >= 0 || pdb_metric_count(j->db) != i)
+			return pdb_seterr(j->db, PDB_EINVAL,
+			    "%s: profile handle already has another schema",
+			    j->name);
+		if ((rc = pdb_metric_add(j->db, metrics[i].field,
+		    metrics[i].unit, metrics[i].kind, 0, NULL)) != 0)
+			return rc;
+	}
+	if (j->sink->begin != NULL)
+		return j->sink->begin(j->sink->arg, j->db);
+	return 0;
+}
+
+/* ---- the node queue ---- */
+
+static struct rec *
+rec_at(struct js *j, uint64_t seq)
+{
+	return &j->q[seq - j->qbase];
+}
+
+static int
+rec_new(struct js *j, int isexit, uint64_t *seq)
+{
+	struct rec *r;
+
+	if (j->qhead > 0 && j->qhead == j->qn) {
+		j->qbase += j->qn;
+		j->qn = j->qhead = 0;
+	}
+	if (pdb_buf_reserve(&j->q, &j->qcap, (j->qn + 1) * sizeof(*j->q)))
+		return -1;
+	r = &j->q[j->qn];
+	memset(r, 0, sizeof(*r));
+	r->exit = (unsigned char)isexit;
+	r->done = (unsigned char)isexit;
+	if (seq != NULL)
+		*seq = j->qbase + j->qn;
+	j->qn++;
+	return 0;
+}
+
+/* Send the complete records at the head of the queue. */
+static int
+flush(struct js *j)
+{
+	const struct pdb_sink *sink = j->sink;
+	struct rec *r;
+	uint32_t cc;
+	int rc;
+
+	if (!j->ccs_done)
+		return 1;
+	while (j->qhead < j->qn && j->q[j->qhead].done) {
+		r = &j->q[j->qhead++];
+		if (!j->metadone && (rc = start(j)) != 0)
+			return fail(j, rc);
+		if (r->exit) {
+			if ((rc = sink->exit(sink->arg, j->db)) != 0)
+				return fail(j, rc);
+			continue;
+		}
+		if (id_find(j, r->id, &cc) != 0)
+			return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
+			    "%s: profile node %zu: unknown cost centre id %lld",
+			    j->name, r->nodeno, (long long)r->id));
+		if ((rc = sink->enter(sink->arg, j->db, cc, r->v)) != 0)
+			return fail(j, rc);
+	}
+	return 1;
+}
+
+/* A profile node opens: its enter record. */
+static int
+node_start(struct js *j)
+{
+	struct level *l;
+	uint64_t seq;
+
+	if (rec_new(j, 0, &seq) != 0 || push(j, C_NODE) == 0)
+		return nomem(j);
+	l = top(j);
+	l->seq = seq;
+	l->nodeno = ++j->nodes;
+	rec_at(j, seq)->nodeno = l->nodeno;
+	return 1;
+}
+
+/* Whether node level l has all of its fields, or say what is missing. */
+static int
+node_check(struct js *j, struct level *l, int atend)
+{
+	static const struct {
+		unsigned	 bit;
+		const char	*name;
+	} need[] = {
+		{ K_ID, "id" }, { K_TICKS, "ticks" }, { K_ALLOC, "alloc" },
+		{ K_ENTRIES, "entries" }, { K_CHILDREN, "children" }
+	};
+	unsigned i, have = (unsigned)l->n;
+
+	for (i = 0; i < 5; i++)
+		if (!(have & need[i].bit)) {
+			if (!atend)
+				return 0;
+			return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
+			    "%s: profile node %zu: missing '%s'", j->name,
+			    l->nodeno, need[i].name));
+		}
+	return 1;
+}
+
+/* ---- yajl's callbacks ---- */
+
+enum vtype { V_NULL, V_BOOL, V_INT, V_DOUBLE, V_STRING, V_MAP, V_ARRAY };
+
+/* A value in the top object, under key j->key. */
+static int
+top_value(struct js *j, enum vtype t, long long iv, double dv,
+    const unsigned char *s, size_t len)
+{
+	char buf[48];
+	int i = j->keyidx;
+
+	if (strcmp(j->key, "cost_centres") == 0) {
+		if (t != V_ARRAY)
+			return bad(j, "'cost_centres' is not an array");
+		j->ccs_seen = 1;
+		return push(j, C_CCS);
+	}
+	if (strcmp(j->key, "profile") == 0) {
+		if (t != V_MAP) {
+			j->nodes++;
+			return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
+			    "%s: profile node 1 is not an object", j->name));
+		}
+		j->profile_seen = 1;
+		return node_start(j);
+	}
+	if (i < 0)
+		return t == V_MAP || t == V_ARRAY ? push(j, C_SKIP) : 1;
+	if (t == V_NULL)
+		return 1;
+	switch (metafields[i].type) {
+	case M_STRING:
+		if (t != V_STRING)
+			return bad(j, "'%s' is not a string",
+			    metafields[i].field);
+		if (copystr(j, &j->args, &j->argscap, s, len) == 0)
+			return 0;
+		return meta_value(j, i, j->args);
+	case M_ARGS:
+		if (t != V_ARRAY)
+			return bad(j, "'%s' is not an array",
+			    metafields[i].field);
+		j->argslen = 0;
+		if (pdb_buf_reserve(&j->args, &j->argscap, 1) != 0)
+			return nomem(j);
+		j->args[0] = '\0';
+		return push(j, C_ARGS);
+	case M_NUMBER:
+	case M_CAPS:
+		if (t == V_INT) {
+			snprintf(buf, sizeof(buf), "%lld", iv);
+			if (metafields[i].type == M_CAPS)
+				j->caps = iv;
+		} else if (t == V_DOUBLE)
+			fmt_real(buf, sizeof(buf), dv);
+		else
+			return bad(j, "'%s' is not a number",
+			    metafields[i].field);
+		return meta_value(j, i, buf);
+	}
+	return 1;
+}
+
+/* A value in a cost centre, under key j->key. */
+static int
+cc_value(struct js *j, enum vtype t, long long iv, const unsigned char *s,
+    size_t len)
+{
+	static const char *const fields[] = { "label", "module", "src_loc" };
+	int k;
+
+	if (strcmp(j->key, "id") == 0) {
+		if (t != V_INT)
+			return bad(j, "'cost_centres[%zu]': 'id' is not an "
+			    "integer", j->nccs);
+		j->ccid = iv;
+		j->have |= K_ID;
+		return 1;
+	}
+	for (k = 0; k < 3; k++)
+		if (strcmp(j->key, fields[k]) == 0) {
+			if (t != V_STRING)
+				return bad(j, "'cost_centres[%zu]': '%s' is "
+				    "not a string", j->nccs, fields[k]);
+			j->have |= K_LABEL << k;
+			return copystr(j, &j->str[k], &j->strcap[k], s, len);
+		}
+	if (strcmp(j->key, "is_caf") == 0) {
+		if (t != V_BOOL && t != V_NULL)
+			return bad(j, "'cost_centres[%zu]': 'is_caf' is not a "
+			    "boolean", j->nccs);
+		j->iscaf = t == V_BOOL && iv != 0;
+		return 1;
+	}
+	return t == V_MAP || t == V_ARRAY ? push(j, C_SKIP) : 1;
+}
+
+/* A value in a profile node, under key j->key. */
+static int
+node_value(struct js *j, struct level *l, enum vtype t, long long iv)
+{
+	static const struct {
+		const char	*name;
+		unsigned	 bit;
+		int		 slot;	/* in rec.v, or -1 for the id */
+	} keys[] = {
+		{ "id", K_ID, -1 }, { "entries", K_ENTRIES, 2 },
+		{ "alloc", K_ALLOC, 1 }, { "ticks", K_TICKS, 0 }
+	};
+	struct rec *r;
+	unsigned k;
+
+	if (strcmp(j->key, "children") == 0) {
+		if (t != V_ARRAY)
+			return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
+			    "%s: profile node %zu: 'children' is not an array",
+			    j->name, l->nodeno));
+		l->n |= K_CHILDREN;
+		/* GHC's order: the node is complete, send it. */
+		if (node_check(j, l, 0)) {
+			l->n |= K_DONE;
+			rec_at(j, l->seq)->done = 1;
+			if (flush(j) == 0)
+				return 0;
+		}
+		return push(j, C_KIDS);
+	}
+	for (k = 0; k < 4; k++)
+		if (strcmp(j->key, keys[k].name) == 0)
+			break;
+	if (k == 4)
+		return t == V_MAP || t == V_ARRAY ? push(j, C_SKIP) : 1;
+	if (t != V_INT)
+		return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
+		    "%s: profile node %zu: '%s' is not an integer", j->name,
+		    l->nodeno, keys[k].name));
+	if (l->n & K_DONE)
+		return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
+		    "%s: profile node %zu: '%s' after 'children'", j->name,
+		    l->nodeno, keys[k].name));
+	r = rec_at(j, l->seq);
+	if (keys[k].slot < 0)
+		r->id = iv;
+	else
+		r->v[keys[k].slot] = iv;
+	l->n |= keys[k].bit;
+	return 1;
+}
+
+/* Every value comes here, with its type. */
+static int
+value(struct js *j, enum vtype t, long long iv, double dv,
+    const unsigned char *s, size_t len)
+{
+	struct level *l = top(j);
+
+	if (l == NULL) {
+		if (j->started || t != V_MAP)
+			return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
+			    "%s: not a GHC profile: the top level is not an "
+			    "object", j->name));
+		j->started = 1;
+		return push(j, C_TOP);
+	}
+	switch (l->ctx) {
+	case C_TOP:
+		return top_value(j, t, iv, dv, s, len);
+	case C_ARGS:
+		if (t != V_STRING)
+			return bad(j, "'%s[%zu]' is not a string",
+			    metafields[j->keyidx].field, l->n);
+		if (memchr(s, '\0', len) != NULL)
+			return nul_error(j);
+		if (pdb_buf_reserve(&j->args, &j->argscap, j->argslen +
+		    len + 2) != 0)
+			return nomem(j);
+		if (l->n++ > 0)
+			j->args[j->argslen++] = ' ';
+		memcpy(j->args + j->argslen, s, len);
+		j->argslen += len;
+		j->args[j->argslen] = '\0';
+		return 1;
+	case C_CCS:
+		if (t != V_MAP)
+			return bad(j, "'cost_centres[%zu]' is not an object",
+			    j->nccs);
+		j->have = 0;
+		j->iscaf = 0;
+		return push(j, C_CC);
+	case C_CC:
+		return cc_value(j, t, iv, s, len);
+	case C_NODE:
+		return node_value(j, l, t, iv);
+	case C_KIDS:
+		if (t != V_MAP)
+			return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
+			    "%s: profile node %zu is not an object", j->name,
+			    j->nodes + 1));
+		return node_start(j);
+	case C_SKIP:
+		if (t == V_MAP || t == V_ARRAY)
+			l->n++;
+		return 1;
+	}
+	return 1;
+}
+
+static int
+cb_null(void *ctx)
+{
+	return value(ctx, V_NULL, 0, 0, NULL, 0);
+}
+
+static int
+cb_bool(void *ctx, int b)
+{
+	return value(ctx, V_BOOL, b, 0, NULL, 0);
+}
+
+static int
+cb_int(void *ctx, long long v)
+{
+	return value(ctx, V_INT, v, 0, NULL, 0);
+}
+
+static int
+cb_double(void *ctx, double d)
+{
+	return value(ctx, V_DOUBLE, 0, d, NULL, 0);
+}
+
+static int
+cb_string(void *ctx, const unsigned char *s, size_t len)
+{
+	return value(ctx, V_STRING, 0, 0, s, len);
+}
+
+static int
+cb_start_map(void *ctx)
+{
+	return value(ctx, V_MAP, 0, 0, NULL, 0);
+}
+
+static int
+cb_start_array(void *ctx)
+{
+	return value(ctx, V_ARRAY, 0, 0, NULL, 0);
+}
+
+static int
+cb_key(void *ctx, const unsigned char *key, size_t len)
+{
+	struct js *j = ctx;
+	struct level *l = top(j);
+	unsigned i;
+
+	if (l != NULL && l->ctx == C_SKIP)
+		return 1;
+	if (copystr(j, &j->key, &j->keycap, key, len) == 0)
+		return 0;
+	j->keylen = len;
+	j->keyidx = -1;
+	if (l != NULL && l->ctx == C_TOP)
+		for (i = 0; i < NMETAFIELDS; i++)
+			if (strcmp(j->key, metafields[i].field) == 0)
+				j->keyidx = (int)i;
+	return 1;
+}
+
+/* The end of an object or array. */
+static int
+close_level(struct js *j)
+{
+	struct level *l = top(j);
+	struct rec *r;
+	uint64_t seq;
+
+	if (l->ctx == C_SKIP && l->n > 0) {
+		l->n--;
+		return 1;
+	}
+	switch (l->ctx) {
+	case C_ARGS:
+		j->depth--;
+		return meta_value(j, j->keyidx, j->args);
+	case C_CCS:
+		j->depth--;
+		j->ccs_done = 1;
+		return flush(j);
+	case C_CC:
+		j->depth--;
+		return cc_done(j);
+	case C_NODE:
+		if (node_check(j, l, 1) == 0)
+			return 0;
+		seq = l->seq;
+		j->depth--;
+		if (!(l->n & K_DONE)) {
+			r = rec_at(j, seq);
+			r->done = 1;
+		}
+		if (rec_new(j, 1, NULL) != 0)
+			return nomem(j);
+		return flush(j);
+	default:
+		j->depth--;
+		return 1;
+	}
+}
+
+static int
+cb_end(void *ctx)
+{
+	return close_level(ctx);
+}
+
+static const yajl_callbacks callbacks = {
+	cb_null, cb_bool, cb_int, cb_double, NULL, cb_string,
+	cb_start_map, cb_key, cb_end, cb_start_array, cb_end
+};
+
+/* Count the lines of chunk[0..len), which starts at file offset base. */
+static void
+count_lines(struct js *j, const unsigned char *chunk, size_t len)
+{
+	const unsigned char *p = chunk, *nl;
+
+	while ((nl = memchr(p, '\n', len - (size_t)(p - chunk))) != NULL) {
+		j->line++;
+		j->linestart = j->chunkbase + (uint64_t)(nl - chunk) + 1;
+		p = nl + 1;
+	}
+}
+
+/* Where yajl is in the current chunk, as line and column. */
+static void
+position(struct js *j, size_t at, unsigned long long *line,
+    unsigned long long *col)
+{
+	const unsigned char *p, *nl;
+	uint64_t l = j->line, start = j->linestart;
+
+	for (p = j->chunk; (nl = memchr(p, '\n', at -
+	    (size_t)(p - j->chunk))) != NULL; p = nl + 1) {
+		l++;
+		start = j->chunkbase + (uint64_t)(nl - j->chunk) + 1;
+	}
+	*line = l;
+	*col = j->chunkbase + at - start;
+}
+
+static int
+nul_error(struct js *j)
+{
+	unsigned long long line, col;
+
+	position(j, yajl_get_bytes_consumed(j->h), &line, &col);
+	return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
+	    "%s:%llu:%llu: NUL character in a string", j->name, line, col));
+}
+
+/* yajl's message for where it stopped, as "file:line:column: text". */
+static int
+syntax_error(struct js *j, yajl_handle h, const unsigned char *chunk,
+    size_t len)
+{
+	unsigned char *msg;
+	char text[160];
+	size_t n, at = yajl_get_bytes_consumed(h);
+	unsigned long long line, col;
+
+	msg = yajl_get_error(h, 0, chunk, len);
+	snprintf(text, sizeof(text), "%s", msg != NULL ? (char *)msg :
+	    "parse error");
+	if (msg != NULL)
+		yajl_free_error(h, msg);
+	n = strlen(text);
+	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' ' ||
+	    text[n - 1] == '.'))
+		text[--n] = '\0';
+	if (at > len)
+		at = len;
+	j->chunk = chunk;
+	position(j, at, &line, &col);
+	return pdb_seterr(j->db, PDB_EFORMAT, "%s:%llu:%llu: %s", j->name,
+	    line, col, text);
+}
+
+int
+pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
+    const struct pdb_sink *sink)
+{
+	struct js j;
+	yajl_handle h;
+	yajl_status st = yajl_status_ok;
+	const unsigned char *chunk;
+	size_t len, i;
+	long got;
+	int rc = 0;
+
+	memset(&j, 0, sizeof(j));
+	j.in = in;
+	j.db = db;
+	j.sink = sink;
+	j.name = in->name;
+	j.caps = -1;
+	j.line = 1;
+	j.linestart = pdb_in_offset(in);
+	if ((h = yajl_alloc(&callbacks, NULL, &j)) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	j.h = h;
+	for (;;) {
+		if (in->pos >= in->len) {
+			if ((got = pdb_in_fill(in, CHUNK)) < 0) {
+				rc = in->err == ENOMEM ? pdb_seterr(db,
+				    PDB_ENOMEM, "out of memory") :
+				    pdb_seterr(db, PDB_EIO, "%s: %s", j.name,
+				    strerror(in->err ? in->err : EIO));
+				goto out;
+			}
+			if (got == 0)
+				break;
+		}
+		chunk = in->buf + in->pos;
+		len = in->len - in->pos;
+		j.chunkbase = pdb_in_offset(in);
+		j.chunk = chunk;
+		st = yajl_parse(h, chunk, len);
+		if (st != yajl_status_ok)
+			break;
+		count_lines(&j, chunk, len);
+		in->pos = in->len;
+	}
+	if (st == yajl_status_ok) {
+		chunk = in->buf + in->pos;
+		len = 0;
+		j.chunkbase = pdb_in_offset(in);
+		st = yajl_complete_parse(h);
+	}
+	if (st == yajl_status_client_canceled) {
+		rc = j.rc ? j.rc : pdb_seterr(db, PDB_EFORMAT, "%s: stopped",
+		    j.name);
+		goto out;
+	}
+	if (st != yajl_status_ok) {
+		rc = syntax_error(&j, h, chunk, len);
+		goto out;
+	}
+	if (!j.ccs_seen) {
+		rc = pdb_seterr(db, PDB_EFORMAT,
+		    "%s: not a GHC profile: no 'cost_centres'", j.name);
+		goto out;
+	}
+	if (!j.profile_seen) {
+		rc = pdb_seterr(db, PDB_EFORMAT,
+		    "%s: not a GHC profile: no 'profile'", j.name);
+		goto out;
+	}
+	if (flush(&j) == 0) {
+		rc = j.rc;
+		goto out;
+	}
+	if (!j.metadone && (rc = start(&j)) != 0)
+		goto out;
+	rc = sink->end != NULL ? sink->end(sink->arg, db) : PDB_OK;
+out:
+	yajl_free(h);
+	free(j.stack);
+	free(j.key);
+	for (i = 0; i < NMETAFIELDS; i++)
+		free(j.meta[i]);
+	free(j.args);
+	for (i = 0; i < 3; i++)
+		free(j.str[i]);
+	free(j.ids);
+	free(j.mods);
+	free(j.q);
+	return rc;
+}

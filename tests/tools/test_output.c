@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * Output is never half-written (issue 5): -o FILE goes through a
+ * temporary file renamed on success, so a failed or interrupted run
+ * leaves an earlier FILE as it was; write errors on stdout or -o read
+ * "prog: <stdout>: No space left on device" and exit 1, for every tool;
+ * a reader closing the pipe ends a tool quietly.
+ */
+#include <criterion/criterion.h>
+
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define GHC_PA		"tests/data/ghc/demo.pa.prof"
+#define OLD		"an earlier file\n"
+
+/* Every tool that writes, with the arguments to run it on GHC_PA. */
+static const struct tool {
+	const char	*name;
+	const char	*args;
+} tools[] = {
+	{ "ccs-flat", "" },
+	{ "ccs-flat", "--tsv" },
+	{ "ccs-convert", "-t json" },
+	{ "ccs-convert", "-t folded" },
+	{ "ccs-convert", "-t pgcl" },
+	{ "ccs-convert", "-t speedscope" },
+	{ "ccs-convert", "-t dump -F" },
+	{ "ccs-convert", "-t callgrind" },
+	{ "ccs-select", "-d 'Main.*' -t json" },
+	{ "ccs-prune", "--min-ticks 1 -t json" },
+	{ "ccs-stacks", "" },
+	{ "ccs-hot", "" },
+	{ "ccs-tree", "" },
+	{ "ccs-callers", "main" },
+	{ "ccs2callgrind", "" },
+	{ "ccs2dot", "" },
+	{ "ccs2dot", "-T svg" },
+	{ "ccs2dot", "-T png" },
+	{ "ccs2html", "" },
+};
+#define NTOOLS	(sizeof(tools) / sizeof(tools[0]))
+
+/* Whether the built tool exists (ccs-callers may still be on its way). */
+static int
+built(const char *name)
+{
+	const char *bin = getenv("CCS_BIN");
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", bin ? bin : "build/bin", name);
+	if (access(path, X_OK) == 0)
+		return 1;
+	cr_log_warn("%s is not built: skipped", name);
+	return 0;
+}
+
+/* A new empty directory (malloc'd path). */
+static char *
+new_dir(void)
+{
+	char *d = strdup("/tmp/ccsout-XXXXXX");
+
+	cr_assert(d != NULL && mkdtemp(d) != NULL);
+	return d;
+}
+
+/* The names in directory d, sorted, one a line (malloc'd). */
+static char *
+dir_list(const char *d)
+{
+	struct dirent **ents;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+	int n, i;
+
+	cr_assert(f != NULL);
+	n = scandir(d, &ents, NULL, alphasort);
+	cr_assert(n >= 0, "scandir %s: %s", d, strerror(errno));
+	for (i = 0; i < n; i++) {
+		if (strcmp(ents[i]->d_name, ".") != 0 &&
+		    strcmp(ents[i]->d_name, "..") != 0)
+			fprintf(f, "%s\n", ents[i]->d_name);
+		free(ents[i]);
+	}
+	free(ents);
+	fclose(f);
+	return s;
+}
+
+static void
+put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f != NULL, "%s: %s", path, strerror(errno));
+	fputs(text, f);
+	cr_assert(fclose(f) == 0);
+}
+
+static void
+rm_dir(char *d)
+{
+	struct run r;
+
+	run(&r, "rm -rf '%s'", d);
+	run_free(&r);
+	free(d);
+}
+
+/* A folded profile whose stacks print to far more than a pipe holds. */
+static char *
+big_folded(void)
+{
+	char *buf, *p, *path;
+	size_t n = 20000, i;
+
+	cr_assert((buf = malloc(n * 64)) != NULL);
+	for (p = buf, i = 0; i < n; i++)
+		p += sprintf(p, "main;Mod.function_%zu;Mod.leaf_%zu %zu\n",
+		    i, i % 7, i + 1);
+	path = write_temp(buf, (size_t)(p - buf), ".folded");
+	free(buf);
+	return path;
+}
+
+/*
+ * Whether err is want, after any warnings: converting to pgcl warns about
+ * what pgcl cannot hold.
+ */
+static int
+err_is(const char *err, const char *want)
+{
+	const char *nl;
+
+	while ((nl = strchr(err, '\n')) != NULL &&
+	    strstr(err, ": warning: ") != NULL && strstr(err, ": warning: ") < nl)
+		err = nl + 1;
+	return strcmp(err, want) == 0;
+}
+
+/* ---- -o FILE: temporary file and rename ---- */
+
+Test(output, o_file_same_as_stdout_and_no_leftovers, .timeout = 300)
+{
+	struct run a, b;
+	char *d, *got, *ls, want[8192];
+	size_t i, len;
+
+	for (i = 0; i < NTOOLS; i++) {
+		const struct tool *t = &tools[i];
+
+		if (!built(t->name))
+			continue;
+		d = new_dir();
+		run(&a, "%s %s %s", t->name, t->args, GHC_PA);
+		run(&b, "%s %s -o %s/out %s", t->name, t->args, d, GHC_PA);
+		cr_assert_eq(a.status, 0, "%s %s: exit %d: %s", t->name,
+		    t->args, a.status, a.err);
+		cr_assert_eq(b.status, 0, "%s %s -o: exit %d: %s", t->name,
+		    t->args, b.status, b.err);
+		cr_expect(err_is(b.err, ""), "%s %s -o: %s", t->name, t->args,
+		    b.err);
+		snprintf(want, sizeof(want), "%s/out", d);
+		got = slurp(want, &len);
+		cr_assert(got != NULL);
+		cr_expect(len == a.outlen && memcmp(got, a.out, len) == 0,
+		    "%s %s: -o FILE and stdout differ", t->name, t->args);
+		ls = dir_list(d);
+		cr_expect_str_eq(ls, "out\n", "%s %s -o: directory holds:\n%s",
+		    t->name, t->args, ls);
+		free(ls);
+		free(got);
+		run_free(&a);
+		run_free(&b);
+		rm_dir(d);
+	}
+}
+
+Test(output, failed_run_leaves_earlier_file, .timeout = 120)
+{
+	struct run r;
+	char *d, *got, *ls, path[4096];
+	size_t i;
+
+	for (i = 0; i < NTOOLS; i++) {
+		const struct tool *t = &tools[i];
+
+		if (!built(t->name))
+			continue;
+		d = new_dir();
+		snprintf(path, sizeof(path), "%s/out", d);
+		put_file(path, OLD);
+		/* A bad input: a truncated GHC profile. */
+		run(&r, "head -c 700 %s > %s/bad.prof && %s %s -o %s %s/bad.prof",
+		    GHC_PA, d, t->name, t->args, path, d);
+		cr_expect_eq(r.status, 1, "%s %s: exit %d: %s", t->name,
+		    t->args, r.status, r.err);
+		cr_expect(strstr(r.err, "bad.prof:") != NULL,
+		    "%s %s: no message naming the input: %s", t->name,
+		    t->args, r.err);
+		got = slurp(path, NULL);
+		cr_expect_str_eq(got, OLD, "%s %s: earlier file changed",
+		    t->name, t->args);
+		ls = dir_list(d);
+		cr_expect_str_eq(ls, "bad.prof\nout\n",
+		    "%s %s: directory holds:\n%s", t->name, t->args, ls);
+		free(ls);
+		free(got);
+		run_free(&r);
+		rm_dir(d);
+	}
+}
+
+/*
+ * A write that fails half-way (the file-size limit, with SIGXFSZ
+ * ignored: write(2) fails with EFBIG) and a run killed by a signal half-way
+ * (SIGXFSZ at its default): either way the earlier file stays and no
+ * temporary file is left behind.
+ */
+Test(output, interrupted_run_leaves_earlier_file, .timeout = 120)
+{
+	static const char *const tl[] = { "ccs2html", "ccs-convert -t json",
+	    "ccs2dot -T svg", "ccs-stacks", "ccs-flat --tsv" };
+	struct run r;
+	char *d, *got, *ls, path[4096], *big = big_folded();
+	size_t i;
+
+	for (i = 0; i < sizeof(tl) / sizeof(tl[0]); i++) {
+		d = new_dir();
+		snprintf(path, sizeof(path), "%s/out", d);
+		put_file(path, OLD);
+		run(&r, "trap '' XFSZ; ulimit -f 2; %s -o %s %s", tl[i], path,
+		    big);
+		cr_expect_eq(r.status, 1, "%s, EFBIG: exit %d: %s", tl[i],
+		    r.status, r.err);
+		cr_expect(strstr(r.err, "File too large") != NULL,
+		    "%s, EFBIG: %s", tl[i], r.err);
+		got = slurp(path, NULL);
+		cr_expect_str_eq(got, OLD, "%s: earlier file changed", tl[i]);
+		free(got);
+		run_free(&r);
+
+		run(&r, "ulimit -f 2; %s -o %s %s; exit $?", tl[i], path, big);
+		cr_expect(r.status > 128, "%s, SIGXFSZ: exit %d: %s", tl[i],
+		    r.status, r.err);
+		got = slurp(path, NULL);
+		cr_expect_str_eq(got, OLD, "%s: earlier file changed", tl[i]);
+		ls = dir_list(d);
+		cr_expect_str_eq(ls, "out\n", "%s: directory holds:\n%s", tl[i],
+		    ls);
+		free(ls);
+		free(got);
+		run_free(&r);
+		rm_dir(d);
+	}
+	unlink(big);
+	free(big);
+}
+
+Test(output, permissions_of_new_and_replaced_files)
+{
+	struct run r;
+	struct stat st;
+	char *d, path[4096];
+
+	d = new_dir();
+	snprintf(path, sizeof(path), "%s/new.json", d);
+	run(&r, "umask 027; ccs-convert -t json -o %s %s", path, GHC_PA);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(stat(path, &st) == 0);
+	cr_expect_eq(st.st_mode & 0777, 0640, "new file mode %o",
+	    (unsigned)(st.st_mode & 0777));
+	run_free(&r);
+	cr_assert(chmod(path, 0604) == 0);
+	run(&r, "umask 077; ccs-convert -t json -o %s %s", path, GHC_PA);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(stat(path, &st) == 0);
+	cr_expect_eq(st.st_mode & 0777, 0604, "replaced file mode %o",
+	    (unsigned)(st.st_mode & 0777));
+	run_free(&r);
+	rm_dir(d);
+}
+
+Test(output, o_into_missing_directory)
+{
+	struct run r;
+
+	run(&r, "ccs-convert -t json -o /nonexistent-dir/x.json %s", GHC_PA);
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "ccs-convert: /nonexistent-dir/x.json: No such "
+	    "file or directory\n");
+	cr_expect_str_empty(r.out);
+	run_free(&r);
+}
+
+/* Devices cannot be replaced by a rename: they are written directly. */
+Test(output, o_dev_null_is_written_not_replaced)
+{
+	struct run r;
+	struct stat st;
+
+	run(&r, "ccs-convert -t json -o /dev/null %s", GHC_PA);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_empty(r.err);
+	cr_assert(stat("/dev/null", &st) == 0);
+	cr_expect(S_ISCHR(st.st_mode), "/dev/null is no longer a device");
+	run_free(&r);
+}
+
+/* ---- write errors ---- */
+
+Test(output, dev_full_on_stdout_and_o, .timeout = 300)
+{
+	struct run r;
+	char want[256];
+	size_t i;
+
+	for (i = 0; i < NTOOLS; i++) {
+		const struct tool *t = &tools[i];
+
+		if (!built(t->name))
+			continue;
+		run(&r, "%s %s %s > /dev/full", t->name, t->args, GHC_PA);
+		snprintf(want, sizeof(want),
+		    "%s: <stdout>: No space left on device\n", t->name);
+		cr_expect_eq(r.status, 1, "%s %s > /dev/full: exit %d",
+		    t->name, t->args, r.status);
+		cr_expect(err_is(r.err, want), "%s %s > /dev/full: %s", t->name,
+		    t->args, r.err);
+		run_free(&r);
+
+		run(&r, "%s %s -o /dev/full %s", t->name, t->args, GHC_PA);
+		snprintf(want, sizeof(want),
+		    "%s: /dev/full: No space left on device\n", t->name);
+		cr_expect_eq(r.status, 1, "%s %s -o /dev/full: exit %d",
+		    t->name, t->args, r.status);
+		cr_expect(err_is(r.err, want), "%s %s -o /dev/full: %s", t->name,
+		    t->args, r.err);
+		run_free(&r);
+	}
+}
+
+Test(output, help_version_list_to_dev_full)
+{
+	static const char *const opts[] = { "--help", "--version",
+	    "--list-formats" };
+	struct run r;
+	char want[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		run(&r, "ccs-flat %s > /dev/full", opts[i]);
+		snprintf(want, sizeof(want),
+		    "ccs-flat: <stdout>: No space left on device\n");
+		cr_expect_eq(r.status, 1, "ccs-flat %s: exit %d", opts[i],
+		    r.status);
+		cr_expect_str_eq(r.err, want, "ccs-flat %s", opts[i]);
+		run_free(&r);
+	}
+}
+
+/* ---- a closed pipe ---- */
+
+Test(output, closed_pipe_ends_quietly, .timeout = 120)
+{
+	static const char *const tl[] = { "ccs-stacks", "ccs-flat",
+	    "ccs-convert -t json", "ccs-tree", "ccs2html" };
+	struct run r;
+	char *big = big_folded(), *st;
+	size_t i;
+	int trap;
+
+	for (trap = 0; trap < 2; trap++)
+		for (i = 0; i < sizeof(tl) / sizeof(tl[0]); i++) {
+			/* With SIGPIPE ignored by the caller, too. */
+			run(&r, "%s { %s %s; echo $? >&2; } | head -c 10 "
+			    ">/dev/null", trap ? "trap '' PIPE;" : "", tl[i],
+			    big);
+			st = r.err;
+			cr_expect(strcmp(st, "141\n") == 0 ||
+			    strcmp(st, "1\n") == 0 || strcmp(st, "0\n") == 0,
+			    "%s | head%s: %s", tl[i],
+			    trap ? " (SIGPIPE ignored)" : "", st);
+			if (strcmp(st, "0\n") == 0)
+				cr_log_warn("%s | head: finished before the "
+				    "pipe closed", tl[i]);
+			run_free(&r);
+		}
+	unlink(big);
+	free(big);
+}

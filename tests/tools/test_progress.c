@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The progress bar: on stderr when it is a terminal (script(1) gives the
+ * tools a pseudo-terminal), for reading and for writing, never with -q,
+ * never when stderr is a file or a pipe, and not for work shorter than
+ * the delay.  CCS_PROGRESS_DELAY=0 makes the bar show at once.
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "toolcheck.h"
+
+static char	 in[128], out1[128], out2[128];
+
+static void
+setup(void)
+{
+	struct run r;
+
+	snprintf(in, sizeof(in), "/tmp/ccstest-progress-%d.dump",
+	    (int)getpid());
+	snprintf(out1, sizeof(out1), "/tmp/ccstest-progress-%d.1",
+	    (int)getpid());
+	snprintf(out2, sizeof(out2), "/tmp/ccstest-progress-%d.2",
+	    (int)getpid());
+	run(&r, "ccs-gen -t dump --size 3M -o %s", in);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+}
+
+static void
+teardown(void)
+{
+	unlink(in);
+	unlink(out1);
+	unlink(out2);
+}
+
+TestSuite(progress, .init = setup, .fini = teardown);
+
+static int
+have_script(void)
+{
+	struct run r;
+	int ok;
+
+	run(&r, "script -qec true /dev/null");
+	ok = r.status == 0;
+	run_free(&r);
+	return ok;
+}
+
+/* What a command writes to its terminal, run under script(1). */
+static char *
+on_terminal(const char *cmd)
+{
+	struct run r;
+	char *s;
+
+	run(&r, "script -qec \"%s\" /dev/null", cmd);
+	cr_assert_eq(r.status, 0, "%s: %s", cmd, r.out);
+	s = strdup(r.out);
+	run_free(&r);
+	cr_assert(s != NULL);
+	return s;
+}
+
+Test(progress, reading_shows_a_bar_on_a_terminal)
+{
+	char cmd[512], *s;
+
+	if (!have_script())
+		cr_skip_test("script(1) cannot give a pseudo-terminal here");
+	snprintf(cmd, sizeof(cmd), "CCS_PROGRESS_DELAY=0 ccs-flat %s "
+	    "> /dev/null", in);
+	s = on_terminal(cmd);
+	cr_expect(strstr(s, "ccs-flat: reading ") != NULL, "%s", s);
+	/* The file's size is known: a bar of how much is done (the rate
+	 * and the time left come once there is a rate to tell). */
+	cr_expect(strstr(s, " of 3.0 MB [") != NULL, "%s", s);
+	/* Erased at the end: the last thing written clears the line. */
+	cr_expect(strlen(s) >= 4 && strcmp(s + strlen(s) - 4, "\r\033[K") == 0,
+	    "the bar is not erased: %s", s);
+	free(s);
+}
+
+Test(progress, writing_shows_a_bar_and_writes_the_same_bytes)
+{
+	char cmd[512], *s;
+	struct run r;
+
+	if (!have_script())
+		cr_skip_test("script(1) cannot give a pseudo-terminal here");
+	snprintf(cmd, sizeof(cmd), "CCS_PROGRESS_DELAY=0 ccs-convert -t "
+	    "folded -o %s %s", out1, in);
+	s = on_terminal(cmd);
+	cr_expect(strstr(s, "ccs-convert: writing ") != NULL, "%s", s);
+	free(s);
+	run(&r, "ccs-convert -t folded -o %s %s && cmp %s %s", out2, in,
+	    out1, out2);
+	cr_expect_eq(r.status, 0, "the output differs with the bar: %s",
+	    r.err);
+	run_free(&r);
+}
+
+Test(progress, quiet_and_short_work_show_nothing)
+{
+	char cmd[512], *s;
+
+	if (!have_script())
+		cr_skip_test("script(1) cannot give a pseudo-terminal here");
+	snprintf(cmd, sizeof(cmd), "CCS_PROGRESS_DELAY=0 ccs-flat -q %s "
+	    "> /dev/null", in);
+	s = on_terminal(cmd);
+	cr_expect_str_empty(s, "-q: %s", s);
+	free(s);
+	/* The default delay is a second: this takes less. */
+	snprintf(cmd, sizeof(cmd), "ccs-flat %s > /dev/null", in);
+	s = on_terminal(cmd);
+	cr_expect_str_empty(s, "%s", s);
+	free(s);
+}
+
+Test(progress, never_into_a_file_or_a_pipe)
+{
+	struct run r;
+
+	run(&r, "CCS_PROGRESS_DELAY=0 ccs-flat %s > /dev/null", in);
+	cr_expect_eq(r.status, 0);
+	cr_expect_str_empty(r.err, "%s", r.err);
+	run_free(&r);
+	run(&r, "CCS_PROGRESS_DELAY=0 ccs-convert -t folded %s 2>&1 | "
+	    "grep -c 'reading\\|writing'", in);
+	cr_expect_str_eq(r.out, "0\n");
+	run_free(&r);
+}

@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ccstools authors
+#
+# Every tool under valgrind's memcheck, on a fixture of every input format
+# (pgcl, dump, GHC text, GHC JSON, JSON, folded, gzip) and on bad input:
+# no error and no definite leak, in success and in error exits alike.
+# Run by "make valgrind" (and so by .ci/run) as
+#	sh tests/valgrind.sh BINDIR
+# Third-party leaks are suppressed in tests/valgrind.supp, each explained.
+set -u
+
+bin=${1:-build/bin}
+jobs=${JOBS:-2}
+tmp=$(mktemp -d /tmp/ccsvg-XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# Inputs: made from the fixtures with the (plain) tools themselves.
+cp tests/data/pgcl/synthetic-400.pgcl "$tmp/s.pgcl" || exit 1
+cp tests/data/ghc/mj.P.prof "$tmp/mj.prof"
+cp tests/data/ghc/mj.json "$tmp/mj.ghc.json"
+cp tests/data/paper/fig7.folded "$tmp/fig7.folded"
+cp tests/data/stacks/escapes.folded "$tmp/escapes.folded"
+"$bin/ccs-convert" -t dump -o "$tmp/demo.dump" tests/data/ghc/demo.P.prof
+"$bin/ccs-convert" -t json -o "$tmp/demo.json" tests/data/ghc/demo.pa.prof
+gzip -c tests/data/pgcl/synthetic-400.pgcl > "$tmp/s.pgcl.gz"
+head -c 1000 tests/data/pgcl/synthetic-400.pgcl > "$tmp/cut.pgcl"
+head -c 700 tests/data/ghc/mj.P.prof > "$tmp/cut.prof"
+head -c 300 "$tmp/demo.dump" > "$tmp/cut.dump"
+head -c 500 "$tmp/s.pgcl.gz" > "$tmp/cut.pgcl.gz"
+printf 'a;b 9223372036854775807\na;c 1\n' > "$tmp/overflow.folded"
+inputs="s.pgcl mj.prof mj.ghc.json fig7.folded escapes.folded demo.dump
+    demo.json s.pgcl.gz"
+bad="cut.pgcl cut.prof cut.dump cut.pgcl.gz overflow.folded nosuchfile"
+
+# One command per line: "expected-status tool args...".
+{
+	for f in $inputs; do
+		for t in "ccs-flat" "ccs-flat --tsv -s *a*" "ccs-stacks --sort" \
+		    "ccs-hot -n 3" "ccs-hot --tsv" "ccs-tree" \
+		    "ccs-tree --tsv --depth 3" "ccs-select -d *i* -t json" \
+		    "ccs-prune --min-pct 5 -t folded" "ccs-convert -t dump -F" \
+		    "ccs-convert -t pgcl -q" "ccs-convert --compress -t json" \
+		    "ccs-convert -t speedscope" "ccs2callgrind" \
+		    "ccs2callgrind --context 1" "ccs2dot" "ccs2dot --tree --hot" \
+		    "ccs2html" "ccs flat"; do
+			echo "0 $t $tmp/$f"
+		done
+		echo "0 ccs2dot -T svg $tmp/$f"
+	done
+	echo "0 ccs-callers Main.rev $tmp/mj.prof"
+	echo "0 ccs-callers --folded rev $tmp/mj.prof"
+	echo "0 ccs-callers --tsv Main_b $tmp/fig7.folded"
+	echo "1 ccs-callers nosuchname $tmp/mj.prof"
+	echo "0 ccs2dot -T png -o $tmp/x.png $tmp/mj.prof"
+	echo "0 ccs-convert -t json -o $tmp/x.json $tmp/mj.prof"
+	for f in $bad; do
+		for t in "ccs-flat" "ccs-stacks" "ccs-tree" "ccs-convert -t json" \
+		    "ccs2dot" "ccs2html" "ccs2callgrind" "ccs-hot"; do
+			echo "1 $t $tmp/$f"
+		done
+	done
+	for t in ccs-flat "ccs-convert -t json" ccs-select ccs-prune ccs-stacks \
+	    ccs-hot ccs-tree "ccs-callers Main.rev" ccs2callgrind ccs2dot \
+	    ccs2html; do
+		echo "0 $t --help"
+		echo "2 $t --no-such-option"
+		echo "1 $t -o /dev/full $tmp/mj.prof"
+	done
+	echo "1 ccs-convert -t json -o $tmp/nodir/x.json $tmp/mj.prof"
+	echo "2 ccs-flat -m"
+} > "$tmp/cmds"
+
+# One run: "want tool args...": the exit status must be want, and
+# valgrind must have nothing to say.
+cat > "$tmp/one" <<EOF
+set -f
+want=\$1
+tool=\$2
+shift 2
+log=\$(mktemp "$tmp/log-XXXXXX")
+valgrind -q --error-exitcode=99 --leak-check=full \\
+    --errors-for-leak-kinds=definite --show-leak-kinds=definite \\
+    --suppressions=tests/valgrind.supp --log-file="\$log" \\
+    "$bin/\$tool" "\$@" >/dev/null 2>&1 </dev/null
+st=\$?
+if [ "\$st" -ne "\$want" ] || [ -s "\$log" ]; then
+	echo "FAIL (exit \$st, want \$want): \$tool \$*"
+	head -c 4000 "\$log"
+fi
+rm -f "\$log"
+EOF
+
+# Run them, $jobs at a time.
+n=$(wc -l < "$tmp/cmds")
+echo "valgrind: $n runs, $jobs at a time" >&2
+xargs -P "$jobs" -L 1 sh "$tmp/one" < "$tmp/cmds" > "$tmp/out" 2>&1
+if [ -s "$tmp/out" ]; then
+	cat "$tmp/out"
+	echo "valgrind: $(grep -c '^FAIL' "$tmp/out") of $n runs failed" >&2
+	exit 1
+fi
+echo "valgrind: all $n runs clean" >&2
