@@ -769,7 +769,6 @@ tool_write_profile(struct tool_common *c, struct pdb *db)
 
 static struct {
 	int		 decided, on;	/* stderr is a terminal, no -q */
-	const struct tool_common *c;
 	double		 delay;		/* seconds before the bar shows */
 	double		 t0, last;	/* phase start, last drawn */
 	int		 shown;		/* the bar is on the screen */
