@@ -162,6 +162,11 @@ for s in $SIZES; do
 		n=$(cat "$f.nodes")
 		cat "$f" > /dev/null	# warm the cache
 		row ccs-flat "$fmt" "$f" "$n" "$(run "'$BIN/ccs-flat' '$f'")"
+		# Streams but for folded, whose stacks are merged in a tree.
+		if [ "$fmt" != folded ] || le "$s" "$TREE_MAX"; then
+			row ccs-hot "$fmt" "$f" "$n" \
+			    "$(run "'$BIN/ccs-hot' -n 10 '$f'")"
+		fi
 		if [ "$fmt" = dump ] && [ "$s" = "$(echo $SIZES | awk '{ print $NF }')" ]; then
 			row "ccs-flat (pipe)" "$fmt" "$f" "$n" \
 			    "$(run "cat '$f' | '$BIN/ccs-flat' -")"
@@ -174,8 +179,6 @@ for s in $SIZES; do
 		fi
 		if le "$s" "$TREE_MAX" && [ "$fmt" != ghc-prof ] &&
 		    [ "$fmt" != ghc-json ]; then
-			row "ccs-hot" "$fmt" "$f" "$n" \
-			    "$(run "'$BIN/ccs-hot' '$f'")"
 			row "ccs-convert -t dump" "$fmt" "$f" "$n" \
 			    "$(run "'$BIN/ccs-convert' -t dump -o /dev/null '$f'")"
 			row "ccs-select -d '*.go'" "$fmt" "$f" "$n" \

@@ -382,3 +382,37 @@ Test(ccs_gen, shape_of_a_ghc_profile)
 	    "GHC stack", sh.maxrepeat);
 	cr_expect(sh.maxkids >= 40, "widest node %u", sh.maxkids);
 }
+
+/*
+ * ccs-hot streams a file in a format whose tree is the stream, and builds
+ * the tree for standard input: the answers must be the same.
+ */
+Test(ccs_gen, hot_streams_as_the_tree_says)
+{
+	static const char *const fmts[] = {
+		"pgcl", "dump", "ghc-prof", "ghc-json"
+	};
+	static const char *const opts[] = {
+		"", "-n 20", "--tsv -n 7", "-m entries -n 3"
+	};
+	char cmd[1024];
+	size_t i, k;
+
+	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "ccs-gen -t %s -n 30000 --seed 5 "
+		    "-o %s", fmts[i], tmp("h"));
+		ok(cmd);
+		for (k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+			if (strcmp(fmts[i], "pgcl") == 0 &&
+			    strstr(opts[k], "entries") != NULL)
+				continue;
+			snprintf(cmd, sizeof(cmd), "ccs-hot %s %s > %s && "
+			    "ccs-hot %s - < %s > %s", opts[k], tmp("h"),
+			    tmp("a"), opts[k], tmp("h"), tmp("b"));
+			ok(cmd);
+			cr_expect(same_files(tmp("a"), tmp("b")),
+			    "%s, ccs-hot %s: streaming and the tree differ",
+			    fmts[i], opts[k]);
+		}
+	}
+}
