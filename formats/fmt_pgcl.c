@@ -250,6 +250,27 @@ read_tree(struct pdb_input *in, const struct tree *t, uint64_t *stopped)
 		}
 		stack[sp - 1]--;
 
+		/*
+		 * A whole version 2 node at once while it is surely
+		 * buffered, and its children's bytes are too; anything else
+		 * (a short buffer, a bad varint or id) takes the careful
+		 * path below, which reports it.
+		 */
+		if (t->layout == 7 && in->len - in->pos >= 8 * 10) {
+			const unsigned char *p = in->buf + in->pos;
+			int bad = pdb_varint_dec(&p, &id) || id == 0 ||
+			    id > t->ncc;
+
+			for (k = 0; k < NFIELDS && !bad; k++)
+				bad = pdb_varint_dec(&p, &f[k]);
+			if (!bad && pdb_varint_dec(&p, &nch) == 0 &&
+			    (nch == 0 || (nch <= (uint64_t)(in->buf + in->len -
+			    p) / 8 && nch * 8 <= (uint64_t)(in->buf + in->len -
+			    p)))) {
+				in->pos = (size_t)(p - in->buf);
+				goto node;
+			}
+		}
 		off = pdb_in_offset(in);
 		if (node_varint(in, db, &id) < 0)
 			goto fail;
@@ -289,7 +310,7 @@ read_tree(struct pdb_input *in, const struct tree *t, uint64_t *stopped)
 			    (unsigned long long)nch, t->ctx);
 			goto fail;
 		}
-
+node:
 		if (t->sink != NULL) {
 			if (t->compensate && (int64_t)f[F_TICKS] > 0) {
 				hooks = f[F_STRICT];

@@ -50,16 +50,32 @@ locate(const struct guard *g, struct pdb *db, int rc)
 	return pdb_seterr(db, rc, "%s: %s", in->name, msg);
 }
 
+/*
+ * Once begun, the reader's events go straight to the inner sink: the
+ * guard's enter and exit cost an extra call per node, a good part of a
+ * streaming analysis.  Readers call through the sink each time and skip
+ * a NULL begin or end, so pointing the sink the reader holds at the
+ * inner one, with begin and end gone (read_stream() ends it), keeps
+ * every promise of the guard; read_stream() locates the sink's errors.
+ */
 static int
 g_begin(void *arg, struct pdb *db)
 {
 	struct guard *g = arg;
+	int rc;
 
 	if (g->begun)
 		return 0;
 	g->begun = 1;
-	return g->inner->begin ? locate(g, db,
-	    g->inner->begin(g->inner->arg, db)) : 0;
+	if (g->inner->begin != NULL &&
+	    (rc = locate(g, db, g->inner->begin(g->inner->arg, db))) != 0)
+		return rc;
+	g->sink.enter = g->inner->enter;
+	g->sink.exit = g->inner->exit;
+	g->sink.arg = g->inner->arg;
+	g->sink.begin = NULL;
+	g->sink.end = NULL;
+	return 0;
 }
 
 static int
@@ -172,6 +188,8 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 	rc = fmt->read(in, db, &g.sink, opts ? opts : &noopts);
 	if (rc == PDB_OK)
 		rc = g_end(&g, db);
+	else
+		rc = locate(&g, db, rc);
 out:
 	pdb_in_close(in);
 	return rc;

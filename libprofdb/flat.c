@@ -173,6 +173,40 @@ overflow(const struct pdb_flat *f, struct pdb *db, uint32_t cc,
 	return pdbi_overflow(db, m, cc);
 }
 
+/* A node's values into its path entry, its flat cost and the totals;
+ * inlined with a constant nm, the loop unrolls. */
+static inline __attribute__((always_inline)) unsigned
+add_values(unsigned nm, const int64_t *restrict values, int64_t *restrict acc,
+    int64_t *restrict self, int64_t *restrict total, uint64_t *restrict range)
+{
+	unsigned m, bad = 0;
+	int64_t v;
+
+	for (m = 0; m < nm; m++) {
+		v = values[m];
+		acc[m] = v;
+		self[m] = (int64_t)((uint64_t)self[m] + (uint64_t)v);
+		total[m] = (int64_t)((uint64_t)total[m] + (uint64_t)v);
+		bad |= pdbi_sum_add(&range[2 * (size_t)m], v);
+	}
+	return bad;
+}
+
+/* acc into inh (the inherited cost) and into up (the parent's sums). */
+static inline __attribute__((always_inline)) void
+add_up(unsigned nm, const int64_t *restrict acc, int64_t *restrict inh,
+    int64_t *restrict up)
+{
+	unsigned m;
+
+	if (inh != NULL)
+		for (m = 0; m < nm; m++)
+			inh[m] = (int64_t)((uint64_t)inh[m] + (uint64_t)acc[m]);
+	if (up != NULL)
+		for (m = 0; m < nm; m++)
+			up[m] = (int64_t)((uint64_t)up[m] + (uint64_t)acc[m]);
+}
+
 /*
  * The hot path of every streaming analysis: keep it to array lookups and
  * one loop over the metrics.
@@ -208,12 +242,20 @@ f_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 	if (values == NULL)
 		memset(acc, 0, nm * sizeof(*acc));
 	else if (sel || !f->has_count) {
-		for (m = 0; m < nm; m++) {
-			v = values[m];
-			acc[m] = v;
-			self[m] = (int64_t)((uint64_t)self[m] + (uint64_t)v);
-			total[m] = (int64_t)((uint64_t)total[m] + (uint64_t)v);
-			bad |= pdbi_sum_add(&range[2 * (size_t)m], v);
+		/* Unrolled for the usual schemas: folded, GHC, Clean. */
+		switch (nm) {
+		case 1:
+			bad = add_values(1, values, acc, self, total, range);
+			break;
+		case 3:
+			bad = add_values(3, values, acc, self, total, range);
+			break;
+		case 6:
+			bad = add_values(6, values, acc, self, total, range);
+			break;
+		default:
+			bad = add_values(nm, values, acc, self, total, range);
+			break;
 		}
 	} else {
 		/* A de-selected cost centre's counts are dropped. */
@@ -240,8 +282,8 @@ f_exit(void *arg, struct pdb *db)
 {
 	struct pdb_flat *f = arg;
 	const struct frame *fr;
-	int64_t *restrict acc, *restrict up, *restrict inh;
-	unsigned m, nm = f->nm;
+	int64_t *acc, *up, *inh;
+	unsigned nm = f->nm;
 	uint32_t cc;
 
 	if (f->depth == 0)
@@ -250,15 +292,22 @@ f_exit(void *arg, struct pdb *db)
 	fr = &f->path[f->depth];
 	cc = fr->cc;
 	acc = f->acc + f->depth * nm;
-	if (--f->onpath[cc] == 0 && f->selected[cc] == 1) {
-		inh = f->inh + (size_t)cc * nm;
-		for (m = 0; m < nm; m++)
-			inh[m] = (int64_t)((uint64_t)inh[m] + (uint64_t)acc[m]);
-	}
-	if (f->depth > 0) {
-		up = acc - nm;
-		for (m = 0; m < nm; m++)
-			up[m] = (int64_t)((uint64_t)up[m] + (uint64_t)acc[m]);
+	inh = --f->onpath[cc] == 0 && f->selected[cc] == 1 ?
+	    f->inh + (size_t)cc * nm : NULL;
+	up = f->depth > 0 ? acc - nm : NULL;
+	switch (nm) {
+	case 1:
+		add_up(1, acc, inh, up);
+		break;
+	case 3:
+		add_up(3, acc, inh, up);
+		break;
+	case 6:
+		add_up(6, acc, inh, up);
+		break;
+	default:
+		add_up(nm, acc, inh, up);
+		break;
 	}
 	return PDB_OK;
 }
