@@ -46,6 +46,36 @@ hex() {
 # Text fixtures, by format.
 for f in $d/ghc/*.prof; do cp "$f" "$out/ghcprof/"; done
 for f in $d/ghcjson/*.json; do cp "$f" "$out/ghcjson/"; done
+# Small GHC JSON profiles too: the fixtures are 25 KB, slow to mutate.
+cat > "$out/ghcjson/small.json" <<'EOF'
+{
+"program": "t",
+"arguments": ["./t", "a b"],
+"rts_arguments": ["-pj"],
+"end_time": "Sun Nov 22 04:04 2026",
+"initial_capabilities": 2,
+"total_time":        0.04,
+"total_ticks": 41,
+"tick_interval": 1000,
+"total_alloc":3789,
+"cost_centres": [
+{"id": 3, "label": "MAIN", "module": "MAIN", "src_loc": "<built-in>", "is_caf": false},
+{"id": 2, "label": "CAF", "module": "Main", "src_loc": "<entire-module>", "is_caf": true},
+{"id": 1, "label": "f\u00e9\n", "module": "Main", "src_loc": "T.hs:1:1-9", "is_caf": false}],
+"profile": {"id": 3, "entries": 0, "alloc": 10, "ticks": 1, "children": [
+{"id": 2, "entries": 0, "alloc": 0, "ticks": 0, "children": [
+{"id": 1, "entries": 7, "alloc": 3779, "ticks": 40, "children": [
+{"id": 1, "entries": 1, "alloc": 0, "ticks": 0, "children": []}]}]}]}
+}
+EOF
+cat > "$out/ghcjson/keys-reordered.json" <<'EOF'
+{"profile": {"children": [{"children": [], "ticks": 2, "alloc": 5,
+"entries": 1, "id": 1}], "ticks": 0, "alloc": 0, "entries": 0, "id": 2},
+"cost_centres": [{"is_caf": false, "src_loc": "", "module": "M",
+"label": "g", "id": 1}, {"id": 2, "label": "MAIN", "module": "MAIN",
+"src_loc": "<built-in>", "is_caf": false}], "program": "r",
+"total_ticks": 2}
+EOF
 for f in $d/paper/*.folded $d/stacks/*.folded; do
 	cp "$f" "$out/folded/"
 done
