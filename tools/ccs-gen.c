@@ -1884,10 +1884,10 @@ produce(const struct outfmt *f, uint64_t seed, uint64_t nodes, int stream,
 		if ((cf = fopencookie(&count, "w", io)) == NULL)
 			nomem();
 		setvbuf(cf, NULL, _IOFBF, 1 << 16);
+		/* A write error is left on out for tool_output_close(). */
 		if (pdb_write(db, cf, pdb_format_find(f->lib), &noopts) !=
-		    PDB_OK) {
-			tool_warnx("%s: %s", out == NULL ? "-" : "output",
-			    pdb_errmsg(db));
+		    PDB_OK && pdb_errcode(db) != PDB_EIO) {
+			tool_pdberr(db);
 			exit(TOOL_ERR);
 		}
 		pdb_free(db);
@@ -2109,8 +2109,10 @@ main(int argc, char *argv[])
 		nodes = nodes_for(f, seed, size, stream);
 		tool_progress_total(size);
 	}
-	if ((out = tool_output_open(&c, f->binary)) == NULL)
+	if ((out = tool_output_open(&c, f->binary)) == NULL) {
+		tool_common_free(&c);
 		return TOOL_ERR;
+	}
 	bytes = produce(f, seed, nodes, stream, out, &st, &m);
 	if (verbose)
 		fprintf(stderr, "%s: %s: %" PRIu64 " nodes, %" PRIu32

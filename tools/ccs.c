@@ -46,6 +46,15 @@ list(FILE *out)
 	fprintf(out, "\nRun 'ccs COMMAND --help' for a command's options.\n");
 }
 
+/* Close stdout: "ccs: <stdout>: reason" and 1 if writing failed. */
+static int
+stdout_done(void)
+{
+	static const struct tool_common none;
+
+	return tool_output_close(&none, stdout) == 0 ? TOOL_OK : TOOL_ERR;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -56,15 +65,15 @@ main(int argc, char *argv[])
 	tool_init(argv[0], NULL);
 	if (argc < 2) {
 		list(stdout);
-		return fflush(stdout) == 0 ? TOOL_OK : TOOL_ERR;
+		return stdout_done();
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		list(stdout);
-		return fflush(stdout) == 0 ? TOOL_OK : TOOL_ERR;
+		return stdout_done();
 	}
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("ccs (ccstools) %s\n", CCSTOOLS_VERSION);
-		return fflush(stdout) == 0 ? TOOL_OK : TOOL_ERR;
+		return stdout_done();
 	}
 	for (i = 0; commands[i].name != NULL; i++)
 		if (strcmp(commands[i].name, argv[1]) == 0)

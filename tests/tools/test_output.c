@@ -368,6 +368,11 @@ Test(output, help_version_list_to_dev_full)
 		    r.status);
 		cr_expect_str_eq(r.err, want, "ccs-flat %s", opts[i]);
 		run_free(&r);
+		run(&r, "ccs %s > /dev/full", i == 2 ? "" : opts[i]);
+		cr_expect_eq(r.status, 1, "ccs %s: exit %d", opts[i], r.status);
+		cr_expect_str_eq(r.err, "ccs: <stdout>: No space left on "
+		    "device\n", "ccs %s", opts[i]);
+		run_free(&r);
 	}
 }
 
