@@ -5,7 +5,9 @@
  * The inverted call graph of one cost centre: its calling contexts, read
  * from the back pointers of each outermost occurrence and merged into a
  * tree rooted at the cost centre.  Inner occurrences (recursion left
- * uncompressed) are inside an outer one's inclusive cost already.
+ * uncompressed) are inside an outer one's inclusive cost already; their
+ * own count metrics (entries) go to the outermost occurrence above them,
+ * so that a context counts every entry made through it.
  */
 #include <stdlib.h>
 
@@ -14,7 +16,7 @@
 struct pdb *
 pdb_callers_new(struct pdb *db, uint32_t cc)
 {
-	uint32_t *stack = NULL, *occ = NULL, n, depth, k, t, root;
+	uint32_t *stack = NULL, *occ = NULL, n, depth, k, t = PDB_NONE, root;
 	size_t occcap = 0;
 	int64_t *inc = NULL, *vals = NULL;
 	size_t cap = 0, nm = db->nmetrics, found = 0;
@@ -44,8 +46,16 @@ pdb_callers_new(struct pdb *db, uint32_t cc)
 		/* occ[d]: occurrences of cc on the path down to depth d. */
 		occ[depth] = (depth > 0 ? occ[depth - 1] : 0) +
 		    (db->nodes[n].cc == cc);
-		if (db->nodes[n].cc != cc || occ[depth] != 1)
+		if (db->nodes[n].cc != cc)
 			continue;
+		if (occ[depth] > 1) {
+			/* Pre-order: t is still the outermost occurrence's. */
+			for (m = 0; m < nm; m++)
+				vals[m] = db->metrics[m].kind == PDB_COUNT ?
+				    db->values[(size_t)n * nm + m] : 0;
+			pdb_node_add_values(out, t, vals);
+			continue;
+		}
 		found++;
 		t = root;
 		for (k = depth; k-- > 0;)

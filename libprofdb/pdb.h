@@ -351,8 +351,9 @@ void		 pdb_prune_report_free(struct pdb_prune_report *);
  * paths are the distinct calling contexts of cc's outermost occurrences,
  * callers first (cc, its caller, the caller's caller, ..., the root).
  * Each context's leaf carries the occurrence's inclusive cost metrics and
- * its own count metrics, so the inclusive cost of the new root is cc's
- * inherited cost.  Returns NULL with the error on db, or when cc never
+ * the count metrics of cc's occurrences in it (itself and any inner,
+ * recursive ones), so the inclusive cost of the new root is cc's
+ * inherited cost and its inclusive counts are cc's own counts.  Returns NULL with the error on db, or when cc never
  * occurs (error PDB_EINVAL).
  */
 struct pdb	*pdb_callers_new(struct pdb *db, uint32_t cc);

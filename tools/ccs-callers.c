@@ -44,7 +44,6 @@ enum { OPT_FOLDED = OPT_TOOL_BASE };
 static void	*xreallocarray(void *, size_t, size_t);
 static uint32_t	*find_ccs(struct pdb *, const char *, size_t *);
 static struct pdb *relabel(struct pdb *, const uint32_t *);
-static void	 fold_inner_counts(struct pdb *, uint32_t);
 static void	 tsv_field(FILE *, const char *);
 static int	 cmp_children(const void *, const void *);
 static void	 report(FILE *, struct pdb *, unsigned, int, uint64_t,
@@ -132,42 +131,6 @@ relabel(struct pdb *db, const uint32_t *map)
 fail:
 	tool_pdberr(out);
 	exit(TOOL_ERR);
-}
-
-/*
- * pdb_callers_new() gives each context the count metrics of the outermost
- * occurrence only.  Entries of cc at inner (recursive) occurrences are
- * entries too: move them to the outermost occurrence above them, so that
- * a context counts every entry of cc made through it and the total is
- * cc's own count, ccs-flat's self column.  Cost metrics are not touched.
- */
-static void
-fold_inner_counts(struct pdb *db, uint32_t cc)
-{
-	uint32_t *outer = NULL, n, o, d;
-	size_t cap = 0;
-	unsigned m, nm = pdb_metric_count(db);
-	int64_t *dst, *src;
-
-	for (n = pdb_walk_first(db, &d); n != PDB_NONE;
-	    n = pdb_walk_next(db, n, &d)) {
-		if ((size_t)d + 1 > cap) {
-			cap = 2 * ((size_t)d + 1);
-			outer = xreallocarray(outer, cap, sizeof(*outer));
-		}
-		o = d > 0 ? outer[d - 1] : PDB_NONE;
-		if (pdb_node_cc(db, n) == cc && o != PDB_NONE) {
-			dst = pdb_node_values_mut(db, o);
-			src = pdb_node_values_mut(db, n);
-			for (m = 0; m < nm; m++)
-				if (pdb_metric(db, m)->kind == PDB_COUNT) {
-					dst[m] += src[m];
-					src[m] = 0;
-				}
-		}
-		outer[d] = o == PDB_NONE && pdb_node_cc(db, n) == cc ? n : o;
-	}
-	free(outer);
 }
 
 /* Write s as a TSV field, escaped (tool_put_text()). */
@@ -368,7 +331,6 @@ main(int argc, char *argv[])
 		for (i = 1; i < nfound; i++)
 			map[found[i]] = found[i];
 	}
-	fold_inner_counts(db, found[0]);
 	if ((ct = pdb_callers_new(db, found[0])) == NULL) {
 		tool_pdberr(db);
 		goto done;
