@@ -265,12 +265,12 @@ ratios() {
 			if (("ccs-flat\t" k) in t && ("mawk (self)\t" k) in t)
 				printf "- folded, %.0f MB: ccs-flat takes %.2f of mawk'"'"'s time, %.2f of gawk'"'"'s\n",
 				    a[2] / 1e6, t["ccs-flat\t" k] / t["mawk (self)\t" k],
-				    ("gawk (self)\t" k) in t ? t["ccs-flat\t" k] / t["gawk (self)\t" k] : 0
+				    ((("gawk (self)\t" k) in t) ? t["ccs-flat\t" k] / t["gawk (self)\t" k] : 0)
 			if (("html (browser)\t" k) in t && ("speedscope (browser)\t" k) in t)
 				printf "- %s, %.0f MB in the browser: ccs2html page %.2f of speedscope'"'"'s time, %.2f of its JS heap\n",
 				    a[1], a[2] / 1e6,
 				    t["html (browser)\t" k] / t["speedscope (browser)\t" k],
-				    h["speedscope (browser)\t" k] > 0 ? h["html (browser)\t" k] / h["speedscope (browser)\t" k] : 0
+				    ((h["speedscope (browser)\t" k] > 0) ? h["html (browser)\t" k] / h["speedscope (browser)\t" k] : 0)
 		}
 	}' "$R" | sort -t, -k1,1 -k2n
 }
