@@ -12,48 +12,15 @@
 #include <string.h>
 
 #include "pdb.h"
+#include "testutil.h"
 
 #define NCC	12
 #define NNODES	400
 
-static unsigned long rng;
-
-static unsigned
-rnd(unsigned n)
-{
-	rng = rng * 6364136223846793005UL + 1442695040888963407UL;
-	return (unsigned)((rng >> 33) % n);
-}
-
-/* A random tree: metric 0 a cost, metric 1 a count, negative values too. */
 static struct pdb *
 random_profile(unsigned long seed)
 {
-	struct pdb *db = pdb_new();
-	uint32_t mod, cc, n, parent;
-	int64_t *v;
-	char name[16];
-	int i;
-
-	rng = seed;
-	cr_assert(pdb_module_add(db, "M", &mod) == PDB_OK);
-	for (i = 0; i < NCC; i++) {
-		snprintf(name, sizeof(name), "f%d", i);
-		cr_assert(pdb_cc_add(db, name, mod, "", 0, i, &cc) == PDB_OK);
-	}
-	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, NULL) == 0);
-	cr_assert(pdb_metric_add(db, "calls", "calls", PDB_COUNT, 0, NULL) == 0);
-	cr_assert(pdb_root_new(db, 0, &n) == PDB_OK);
-	for (i = 1; i < NNODES; i++) {
-		/* Prefer recent nodes as parents, for depth. */
-		parent = i > 8 && rnd(3) ? (uint32_t)(i - 1 - rnd(8)) :
-		    rnd((unsigned)i);
-		cr_assert(pdb_node_append(db, parent, 1 + rnd(NCC - 1), &n) == 0);
-		v = pdb_node_values_mut(db, n);
-		v[0] = rnd(4) == 0 ? 0 : (int64_t)rnd(1000) - (rnd(10) == 0 ? 2000 : 0);
-		v[1] = rnd(5);
-	}
-	return db;
+	return random_recursive_profile(seed, NCC, NNODES);
 }
 
 /* COST and INHERITED_COST evaluated from each node's stack. */

@@ -112,3 +112,43 @@ load_tree(const char *path)
 	cr_assert(rc == PDB_OK, "reading %s: %s", path, pdb_errmsg(db));
 	return db;
 }
+
+static unsigned
+rnd(unsigned long *state, unsigned n)
+{
+	*state = *state * 6364136223846793005UL + 1442695040888963407UL;
+	return (unsigned)((*state >> 33) % n);
+}
+
+struct pdb *
+random_recursive_profile(unsigned long seed, unsigned ncc, unsigned nnodes)
+{
+	struct pdb *db = pdb_new();
+	uint32_t mod, cc, n, parent;
+	unsigned long st = seed;
+	unsigned i;
+	int64_t *v;
+	char name[16];
+
+	cr_assert(db != NULL && ncc >= 2);
+	cr_assert(pdb_module_add(db, "M", &mod) == PDB_OK);
+	for (i = 0; i < ncc; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		cr_assert(pdb_cc_add(db, name, mod, "", 0, i, &cc) == PDB_OK);
+	}
+	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, NULL) == 0);
+	cr_assert(pdb_metric_add(db, "calls", "calls", PDB_COUNT, 0, NULL) == 0);
+	cr_assert(pdb_root_new(db, 0, &n) == PDB_OK);
+	for (i = 1; i < nnodes; i++) {
+		/* Prefer recent nodes as parents, for depth. */
+		parent = i > 8 && rnd(&st, 3) ? i - 1 - rnd(&st, 8) :
+		    rnd(&st, i);
+		cr_assert(pdb_node_append(db, parent, 1 + rnd(&st, ncc - 1),
+		    &n) == PDB_OK);
+		v = pdb_node_values_mut(db, n);
+		v[0] = rnd(&st, 4) == 0 ? 0 : (int64_t)rnd(&st, 1000) -
+		    (rnd(&st, 10) == 0 ? 2000 : 0);
+		v[1] = rnd(&st, 5);
+	}
+	return db;
+}

@@ -39,4 +39,12 @@ char	*write_temp(const void *data, size_t len, const char *suffix);
 /* Read path (format probed) into a new handle; fails the test on error. */
 struct pdb *load_tree(const char *path);
 
+/*
+ * A seeded random tree whose paths repeat cost centres, as uncompressed
+ * Clean profiles do: cost centres f0 (the root's) .. f<ncc-1> of module M,
+ * metric 0 a cost (zeros and some negative values too), metric 1 a count.
+ */
+struct pdb *random_recursive_profile(unsigned long seed, unsigned ncc,
+    unsigned nnodes);
+
 #endif /* TESTUTIL_H */
