@@ -24,7 +24,7 @@
  * in one forward pass from a pipe.  The reader never trusts a count with
  * memory: tables grow as items arrive and the tree is walked with an
  * explicit stack of remaining child counts, so a truncated file with a
- * huge count fails at its end and a 1,000,000-deep chain costs 8 MB.
+ * huge count fails at its end and a 1,000,000-deep chain costs 16 MB.
  * The child counts make the tree self-delimiting; the trailer catches
  * what they cannot (a file cut after the tree, or damaged bytes).
  */
@@ -56,6 +56,13 @@ struct rd {
 	const char	*what;		/* the part being read */
 	char		*str[2];
 	size_t		 strcap[2];
+};
+
+/* Where the tree walk is: the open levels (formats.h), nodes so far. */
+struct tstate {
+	struct pdb_level *lv;
+	size_t		 n, cap;
+	uint64_t	 nodes;
 };
 
 /* Writer state: a buffer whose bytes enter the CRC as it is flushed. */
@@ -161,8 +168,8 @@ rd_fill(struct rd *r, size_t want)
 	long n;
 
 	if (in->pos > r->crcpos)
-		r->crc = crc32(r->crc, in->buf + r->crcpos,
-		    (uInt)(in->pos - r->crcpos));
+		r->crc = pdb_crc32((uint32_t)r->crc, in->buf + r->crcpos,
+		    in->pos - r->crcpos);
 	n = pdb_in_fill(in, want);
 	r->crcpos = in->pos;
 	return n;
@@ -480,25 +487,139 @@ rd_tables(struct rd *r, uint32_t *ccbasep, uint32_t *nccp,
 	return 0;
 }
 
+/* Make room for one more level.  Returns 0 or PDB_ENOMEM, error set. */
+static int
+ts_grow(struct tstate *ts, struct pdb *db)
+{
+	struct pdb_level *nl;
+
+	if ((nl = realloc(ts->lv, 2 * ts->cap * sizeof(*nl))) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	ts->lv = nl;
+	ts->cap *= 2;
+	return 0;
+}
+
 /*
- * The tree, in pre-order.  rem[d] is the number of children still to
- * come for the open node at depth d.
+ * The hot loop for a sink that takes batches: decode nodes straight into
+ * the batch while each is surely buffered and sound, with the exits that
+ * follow each.  Stops, with the batch flushed, when the tree is done or
+ * at a node for the careful path in rd_tree().  Inlined once per node
+ * decoder and (for the loops over the metrics to unroll) usual nm: nm is
+ * bt->nm.
  */
+static inline __attribute__((always_inline)) int
+rd_batch(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
+    struct tstate *ts, uint32_t ccbase, uint32_t ncc, pdb_varints_fn *dec,
+    const unsigned nm)
+{
+	struct pdb_input *in = r->in;
+	/* A node's nm + 2 varints, and what pdb_varints_pext() reads. */
+	const size_t room = ((size_t)nm + 2) * 10 + 48;
+	const unsigned char *buf = in->buf, *end = buf + in->len, *p, *q;
+	struct pdb_level *lv = ts->lv;
+	uint64_t *x, e;
+	size_t depth = ts->n, n = bt->n;
+	int rc = 0;
+
+	if (in->len - in->pos < room)
+		return pdb_batcher_flush(bt, in, r->db, sink);
+	end -= room;
+	p = buf + in->pos;
+	while (lv[depth - 1].rem > 0 && p <= end) {
+		/* The cost centre, the metrics, the child count, in place. */
+		x = bt->raw + n * (nm + 2);
+		q = p;
+		/* The metrics are zigzag varints. */
+		if (dec(&q, x, nm + 2, 1) != 0 || x[0] >= ncc)
+			break;
+		p = q;
+		if (depth == ts->cap) {
+			ts->n = depth;
+			if ((rc = ts_grow(ts, r->db)) != 0)
+				break;
+			lv = ts->lv;
+		}
+		pdb_level_child(&lv[depth - 1], depth == 1);
+		e = pdb_level_push(&lv[depth - 1], x[nm + 1]);
+		depth += 1 - e;
+		ts->nodes++;
+		bt->cc[n] = ccbase + (uint32_t)x[0];
+		bt->exits[n] = e;
+		bt->end[n] = (size_t)(p - buf);
+		if (++n == PDB_BATCH_MAX) {
+			bt->n = n;
+			n = 0;
+			in->pos = (size_t)(p - buf);
+			if ((rc = pdb_batcher_flush(bt, in, r->db, sink)) != 0)
+				return rc;
+		}
+	}
+	bt->n = n;
+	ts->n = depth;
+	in->pos = (size_t)(p - buf);
+	if (rc == 0)
+		rc = pdb_batcher_flush(bt, in, r->db, sink);
+	return rc;
+}
+
+typedef int	 batch_fn(struct rd *, const struct pdb_sink *,
+		    struct pdb_batcher *, struct tstate *, uint32_t, uint32_t);
+
+static int
+batch_plain(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
+    struct tstate *ts, uint32_t ccbase, uint32_t ncc)
+{
+	return rd_batch(r, sink, bt, ts, ccbase, ncc, pdb_varints_dec, bt->nm);
+}
+
+#ifdef PDB_HAVE_PEXT
+static __attribute__((target("bmi,bmi2"))) int
+batch_pext(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
+    struct tstate *ts, uint32_t ccbase, uint32_t ncc)
+{
+	/* Folded, GHC, Clean: the metric counts of the usual sources. */
+	switch (bt->nm) {
+	case 1:
+		return rd_batch(r, sink, bt, ts, ccbase, ncc,
+		    pdb_varints_pext, 1);
+	case 3:
+		return rd_batch(r, sink, bt, ts, ccbase, ncc,
+		    pdb_varints_pext, 3);
+	case 6:
+		return rd_batch(r, sink, bt, ts, ccbase, ncc,
+		    pdb_varints_pext, 6);
+	default:
+		return rd_batch(r, sink, bt, ts, ccbase, ncc,
+		    pdb_varints_pext, bt->nm);
+	}
+}
+#endif
+
+/* The tree, in pre-order. */
 static int
 rd_tree(struct rd *r, const struct pdb_sink *sink, uint32_t ccbase,
     uint32_t ncc, unsigned nmetrics)
 {
 	struct pdb *db = r->db;
 	struct pdb_input *in;
-	uint64_t *rem = NULL, *nr, roots, nodes = 0, v, off;
+	struct pdb_batcher bt;
+	struct tstate ts;
+	batch_fn *batch = NULL;
+	uint64_t roots, v, nch, off, e;
 	int64_t *vals = NULL;
-	size_t depth = 0, cap = 0;
 	unsigned m;
 	int rc;
 
 	r->what = "tree";
-	if (nmetrics > 0 && (vals = calloc(nmetrics, sizeof(*vals))) == NULL)
-		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	memset(&ts, 0, sizeof(ts));
+	bt.raw = NULL;
+	ts.cap = 256;
+	if ((nmetrics > 0 && (vals = calloc(nmetrics, sizeof(*vals))) ==
+	    NULL) || (ts.lv = malloc(ts.cap * sizeof(*ts.lv))) == NULL) {
+		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		goto out;
+	}
 	off = pdb_in_offset(r->in);
 	if ((rc = rd_varint(r, &roots)) != 0)
 		goto out;
@@ -511,16 +632,28 @@ rd_tree(struct rd *r, const struct pdb_sink *sink, uint32_t ccbase,
 	}
 	if (sink->begin != NULL && (rc = sink->begin(sink->arg, db)) != 0)
 		goto out;
-	while (roots > 0) {
-		if (depth == cap) {
-			cap = cap ? cap * 2 : 256;
-			if ((nr = realloc(rem, cap * sizeof(*rem))) == NULL) {
-				rc = pdb_seterr(db, PDB_ENOMEM,
-				    "out of memory");
-				goto out;
-			}
-			rem = nr;
+	if (sink->nodes != NULL) {
+		batch = batch_plain;
+#ifdef PDB_HAVE_PEXT
+		/* pdb_varints_pext() takes up to 16 varints. */
+		if (nmetrics <= 14 && pdb_cpu_pext())
+			batch = batch_pext;
+#endif
+		if (pdb_batcher_init(&bt, nmetrics) != 0) {
+			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+			goto out;
 		}
+	}
+	/* The virtual level: the roots remain to be read. */
+	ts.lv[0].rem = roots;
+	ts.lv[0].run = 0;
+	ts.n = 1;
+	for (;;) {
+		if (batch != NULL &&
+		    (rc = batch(r, sink, &bt, &ts, ccbase, ncc)) != 0)
+			goto out;
+		if (ts.lv[ts.n - 1].rem == 0)
+			break;		/* the root has closed */
 		/*
 		 * The whole node at once while it is surely buffered; the
 		 * careful path below reports anything wrong with it.
@@ -535,7 +668,7 @@ rd_tree(struct rd *r, const struct pdb_sink *sink, uint32_t ccbase,
 				bad = pdb_varint_dec(&p, &u);
 				vals[m] = (int64_t)((u >> 1) ^ (~(u & 1) + 1));
 			}
-			if (!bad && pdb_varint_dec(&p, &rem[depth]) == 0) {
+			if (!bad && pdb_varint_dec(&p, &nch) == 0) {
 				in->pos = (size_t)(p - in->buf);
 				goto node;
 			}
@@ -554,30 +687,32 @@ rd_tree(struct rd *r, const struct pdb_sink *sink, uint32_t ccbase,
 		for (m = 0; m < nmetrics; m++)
 			if ((rc = rd_sfast(r, &vals[m])) != 0)
 				goto out;
-		if ((rc = rd_fast(r, &rem[depth])) != 0)
+		if ((rc = rd_fast(r, &nch)) != 0)
 			goto out;
 node:
-		depth++;
-		nodes++;
+		ts.nodes++;
 		if ((rc = sink->enter(sink->arg, db, ccbase + (uint32_t)v,
 		    vals)) != 0)
 			goto out;
+		if (ts.n == ts.cap && (rc = ts_grow(&ts, db)) != 0)
+			goto out;
+		pdb_level_child(&ts.lv[ts.n - 1], ts.n == 1);
+		e = pdb_level_push(&ts.lv[ts.n - 1], nch);
+		ts.n++;
 		/* Close every node whose children have all come. */
-		while (depth > 0 && rem[depth - 1] == 0) {
+		for (; e > 0; e--) {
+			ts.n--;
 			if ((rc = sink->exit(sink->arg, db)) != 0)
 				goto out;
-			depth--;
 		}
-		if (depth == 0)
-			break;
-		rem[depth - 1]--;
 	}
-	if ((rc = rd_trailer(r, nodes)) != 0)
+	if ((rc = rd_trailer(r, ts.nodes)) != 0)
 		goto out;
 	rc = sink->end != NULL ? sink->end(sink->arg, db) : PDB_OK;
 out:
-	free(rem);
+	free(ts.lv);
 	free(vals);
+	pdb_batcher_free(&bt);
 	return rc;
 }
 
@@ -602,8 +737,8 @@ rd_trailer(struct rd *r, uint64_t nodes)
 	/* Everything up to here is covered by the checksum. */
 	got = (uint32_t)r->crc;
 	if (in->pos > r->crcpos)
-		got = (uint32_t)crc32(r->crc, in->buf + r->crcpos,
-		    (uInt)(in->pos - r->crcpos));
+		got = pdb_crc32((uint32_t)r->crc, in->buf + r->crcpos,
+		    in->pos - r->crcpos);
 	off = pdb_in_offset(in);
 	for (i = 0; i < 4; i++) {
 		if (in->pos >= in->len && pdb_in_fill(in, 1) <= 0)
@@ -634,7 +769,7 @@ w_flush(struct wr *w)
 {
 	if (w->len == 0)
 		return;
-	w->crc = crc32(w->crc, w->buf, (uInt)w->len);
+	w->crc = pdb_crc32((uint32_t)w->crc, w->buf, w->len);
 	if (w->err == 0 && fwrite(w->buf, 1, w->len, w->f) != w->len)
 		w->err = errno ? errno : EIO;
 	w->len = 0;

@@ -449,7 +449,7 @@ synthetic(const struct dot *d, uint32_t cc)
 static int64_t
 own(const struct dot *d, uint32_t n)
 {
-	return pdb_node_values(d->db, n)[d->m];
+	return pdb_node_value(d->db, n, d->m);
 }
 
 /*

@@ -591,7 +591,7 @@ folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	/* The lines in pre-order; sorting is stable on that order. */
 	for (n = pdb_walk_first(db, &depth); n != PDB_NONE;
 	    n = pdb_walk_next(db, n, &depth)) {
-		int64_t v = pdb_node_values(db, n)[metric];
+		int64_t v = pdb_node_value(db, n, metric);
 
 		/* Cost left on a synthetic root is written as "(root) N". */
 		if ((depth < skip && v == 0) ||

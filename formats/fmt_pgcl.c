@@ -54,6 +54,7 @@
 
 #define PGCL_MAGIC	"prof"
 #define PGCL_LOOKAHEAD	((size_t)1 << 20)	/* child count check */
+#define NODE_MAX	((size_t)8 * 10)	/* 8 varints of 10 bytes */
 
 /* The node fields after the cost-centre id, in file order. */
 enum {
@@ -100,6 +101,7 @@ static int	 pgcl_write(struct pdb *, FILE *, const struct pdb_opts *);
 static int	 read_u32(struct pdb_input *, struct pdb *, uint32_t *);
 static int	 read_tree(struct pdb_input *, const struct tree *,
 		    uint64_t *);
+static void	 compensate(const struct tree *, uint64_t *);
 static int	 read_v1_tree(struct pdb_input *, struct tree *);
 static int	 add_schema(struct tree *);
 static int	 room_for(struct pdb_input *, uint64_t);
@@ -216,6 +218,130 @@ overhead_ticks(uint64_t per1000, uint64_t hooks)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/* Subtract the profiling overhead from f[F_TICKS] (see the top). */
+static void
+compensate(const struct tree *t, uint64_t *f)
+{
+	uint64_t hooks, sub;
+	int k;
+
+	if ((int64_t)f[F_TICKS] <= 0)
+		return;
+	hooks = f[F_STRICT];
+	for (k = F_LAZY; k <= F_CURRIED; k++)
+		hooks = hooks > UINT64_MAX - f[k] ? UINT64_MAX : hooks + f[k];
+	hooks = hooks > UINT64_MAX - f[F_TAIL] ? UINT64_MAX : hooks + f[F_TAIL];
+	sub = overhead_ticks(t->overhead, hooks);
+	f[F_TICKS] = f[F_TICKS] > sub ? f[F_TICKS] - sub : 0;
+}
+
+/* The open levels of the tree (formats.h). */
+struct stack {
+	struct pdb_level *lv;
+	size_t		 n, cap;
+};
+
+/* Make room for one more level.  Returns 0 or PDB_ENOMEM, error set. */
+static int
+stack_grow(struct stack *st, struct pdb *db)
+{
+	struct pdb_level *nl;
+
+	if ((nl = realloc(st->lv, 2 * st->cap * sizeof(*nl))) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	st->lv = nl;
+	st->cap *= 2;
+	return 0;
+}
+
+/*
+ * The hot loop for a sink that takes batches: decode nodes straight into
+ * the batch while each is surely buffered, with its children's bytes,
+ * and sound, with the exits that follow each.  Stops, with the batch
+ * flushed, at the end of the tree or at a node for the careful path in
+ * read_tree().  The fields after the id are the metrics in file order
+ * (read_tree() checks).  Inlined once per node decoder and (for the
+ * loops over the fields to unroll) layout: nv is bt->nm.
+ */
+static inline __attribute__((always_inline)) int
+fill_batch(struct pdb_input *in, const struct tree *t, struct pdb_batcher *bt,
+    struct stack *st, pdb_varints_fn *dec, const unsigned nv)
+{
+	const unsigned char *buf = in->buf, *end = buf + in->len, *p, *q;
+	struct pdb_level *lv = st->lv;
+	uint64_t *x, e;
+	size_t depth = st->n, n = bt->n;
+	uint32_t ncc = t->ncc, ccbase = t->ccbase;
+	int rc = 0;
+
+	if (in->len - in->pos < NODE_MAX)
+		return pdb_batcher_flush(bt, in, t->db, t->sink);
+	end -= NODE_MAX;
+	p = buf + in->pos;
+	while (lv[depth - 1].rem > 0 && p <= end) {
+		/*
+		 * The id, the metrics, the child count, in place.  A child
+		 * takes at least layout + 1 bytes: the careful path checks
+		 * a count that 8 bytes each would not fit in the buffer.
+		 */
+		x = bt->raw + n * (nv + 2);
+		q = p;
+		if (dec(&q, x, nv + 2, 0) != 0 || x[0] - 1 >= ncc ||
+		    x[nv + 1] > (uint64_t)(end + NODE_MAX - q) / 8)
+			break;
+		p = q;
+		if (depth == st->cap) {
+			st->n = depth;
+			if ((rc = stack_grow(st, t->db)) != 0)
+				break;
+			lv = st->lv;
+		}
+		if (t->compensate)
+			compensate(t, x + 1);
+		pdb_level_child(&lv[depth - 1], depth == 1);
+		e = pdb_level_push(&lv[depth - 1], x[nv + 1]);
+		depth += 1 - e;
+		bt->cc[n] = ccbase + (uint32_t)(x[0] - 1);
+		bt->exits[n] = e;
+		bt->end[n] = (size_t)(p - buf);
+		if (++n == PDB_BATCH_MAX) {
+			bt->n = n;
+			n = 0;
+			in->pos = (size_t)(p - buf);
+			if ((rc = pdb_batcher_flush(bt, in, t->db,
+			    t->sink)) != 0)
+				return rc;
+		}
+	}
+	bt->n = n;
+	st->n = depth;
+	in->pos = (size_t)(p - buf);
+	if (rc == 0)
+		rc = pdb_batcher_flush(bt, in, t->db, t->sink);
+	return rc;
+}
+
+typedef int	 fill_fn(struct pdb_input *, const struct tree *,
+		    struct pdb_batcher *, struct stack *);
+
+static int
+fill_plain(struct pdb_input *in, const struct tree *t, struct pdb_batcher *bt,
+    struct stack *st)
+{
+	return fill_batch(in, t, bt, st, pdb_varints_dec, bt->nm);
+}
+
+#ifdef PDB_HAVE_PEXT
+static __attribute__((target("bmi,bmi2"))) int
+fill_pext(struct pdb_input *in, const struct tree *t, struct pdb_batcher *bt,
+    struct stack *st)
+{
+	if (t->layout == 7)
+		return fill_batch(in, t, bt, st, pdb_varints_pext, 6);
+	return fill_batch(in, t, bt, st, pdb_varints_pext, 5);
+}
+#endif
+
 /*
  * Parse the call-graph tree from in, streaming it to t->sink (or only
  * checking it, when t->sink is NULL), with an explicit stack of
@@ -226,29 +352,52 @@ static int
 read_tree(struct pdb_input *in, const struct tree *t, uint64_t *stopped)
 {
 	struct pdb *db = t->db;
-	uint64_t *stack = NULL, *ns, f[NFIELDS], id, nch, hooks, sub, off;
-	size_t sp, cap = 0;
+	struct pdb_batcher bt;
+	struct stack st;
+	fill_fn *fill = NULL;
+	uint64_t f[NFIELDS], id, nch, off, e;
 	int64_t *vals = NULL;
 	unsigned nm = pdb_metric_count(db);
 	int rc = PDB_OK, k;
 
+	bt.raw = NULL;
+	st.lv = NULL;
+	st.cap = 64;
 	if ((vals = calloc(nm ? nm : 1, sizeof(*vals))) == NULL ||
-	    (stack = malloc(64 * sizeof(*stack))) == NULL) {
+	    (st.lv = malloc(st.cap * sizeof(*st.lv))) == NULL) {
 		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 		goto out;
 	}
-	cap = 64;
-	/* A virtual bottom level: exactly one root remains to be read. */
-	stack[0] = 1;
-	sp = 1;
-	while (sp > 0) {
-		if (stack[sp - 1] == 0) {
-			if (--sp > 0 && t->sink != NULL &&
-			    (rc = t->sink->exit(t->sink->arg, db)) != 0)
-				goto out;
-			continue;
+	/*
+	 * Batches when the sink takes them and the fields after the id are
+	 * the metrics in order, as add_schema() makes them on a new handle.
+	 */
+	if (t->sink != NULL && t->sink->nodes != NULL &&
+	    nm == (unsigned)t->layout - 1 &&
+	    (!t->compensate || t->layout == 7)) {
+		fill = fill_plain;
+#ifdef PDB_HAVE_PEXT
+		if (pdb_cpu_pext())
+			fill = fill_pext;
+#endif
+		for (k = 0; k < NFIELDS; k++)
+			if (t->metric[k] >= 0 && t->metric[k] !=
+			    (k > F_TAIL && t->layout == 6 ? k - 1 : k))
+				fill = NULL;
+		if (fill != NULL && pdb_batcher_init(&bt, nm) != 0) {
+			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+			goto out;
 		}
-		stack[sp - 1]--;
+	}
+	/* The virtual level: exactly one root remains to be read. */
+	st.lv[0].rem = 1;
+	st.lv[0].run = 0;
+	st.n = 1;
+	for (;;) {
+		if (fill != NULL && (rc = fill(in, t, &bt, &st)) != 0)
+			goto out;
+		if (st.lv[st.n - 1].rem == 0)
+			break;		/* the root has closed */
 
 		/*
 		 * A whole version 2 node at once while it is surely
@@ -256,7 +405,7 @@ read_tree(struct pdb_input *in, const struct tree *t, uint64_t *stopped)
 		 * (a short buffer, a bad varint or id) takes the careful
 		 * path below, which reports it.
 		 */
-		if (t->layout == 7 && in->len - in->pos >= 8 * 10) {
+		if (t->layout == 7 && in->len - in->pos >= NODE_MAX) {
 			const unsigned char *p = in->buf + in->pos;
 			int bad = pdb_varint_dec(&p, &id) || id == 0 ||
 			    id > t->ncc;
@@ -312,17 +461,8 @@ read_tree(struct pdb_input *in, const struct tree *t, uint64_t *stopped)
 		}
 node:
 		if (t->sink != NULL) {
-			if (t->compensate && (int64_t)f[F_TICKS] > 0) {
-				hooks = f[F_STRICT];
-				for (k = F_LAZY; k <= F_CURRIED; k++)
-					hooks = hooks > UINT64_MAX - f[k] ?
-					    UINT64_MAX : hooks + f[k];
-				hooks = hooks > UINT64_MAX - f[F_TAIL] ?
-				    UINT64_MAX : hooks + f[F_TAIL];
-				sub = overhead_ticks(t->overhead, hooks);
-				f[F_TICKS] = f[F_TICKS] > sub ?
-				    f[F_TICKS] - sub : 0;
-			}
+			if (t->compensate)
+				compensate(t, f);
 			for (k = 0; k < NFIELDS; k++)
 				if (t->metric[k] >= 0)
 					vals[t->metric[k]] = (int64_t)f[k];
@@ -331,18 +471,17 @@ node:
 			if (rc != 0)
 				goto out;
 		}
-
-		if (sp == cap) {
-			if ((ns = realloc(stack, 2 * cap * sizeof(*stack))) ==
-			    NULL) {
-				rc = pdb_seterr(db, PDB_ENOMEM,
-				    "out of memory");
+		if (st.n == st.cap && (rc = stack_grow(&st, db)) != 0)
+			goto out;
+		pdb_level_child(&st.lv[st.n - 1], st.n == 1);
+		e = pdb_level_push(&st.lv[st.n - 1], nch);
+		st.n++;
+		for (; e > 0; e--) {
+			st.n--;
+			if (t->sink != NULL &&
+			    (rc = t->sink->exit(t->sink->arg, db)) != 0)
 				goto out;
-			}
-			stack = ns;
-			cap *= 2;
 		}
-		stack[sp++] = nch;
 	}
 
 	off = pdb_in_offset(in);
@@ -362,8 +501,9 @@ fail:
 out:
 	if (stopped != NULL)
 		*stopped = pdb_in_offset(in);
-	free(stack);
+	free(st.lv);
 	free(vals);
+	pdb_batcher_free(&bt);
 	return rc;
 }
 

@@ -63,7 +63,7 @@ profile_of(struct pdb *db, unsigned m, uint64_t *negative)
 		goto fail;
 	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
 	    n = pdb_walk_next(db, n, NULL)) {
-		v = pdb_node_values(db, n)[m];
+		v = pdb_node_value(db, n, m);
 		if (v < 0)
 			(*negative)++;
 		if (v <= 0 || (skip && n == 0))

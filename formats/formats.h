@@ -228,6 +228,164 @@ pdb_varint_dec(const unsigned char **pp, uint64_t *vp)
 	return -1;
 }
 
+/* The int64_t of a zigzag varint: 0, -1, 1, -2, ... as 0, 1, 2, 3, ... */
+static inline uint64_t
+pdb_unzigzag(uint64_t u)
+{
+	return (u >> 1) ^ (0 - (u & 1));
+}
+
+/*
+ * Decode the k varints at *pp, a node of a binary format, into v and
+ * advance *pp.  With zz set, those between the first and the last are
+ * zigzag encoded (the dump's metrics): v gets the int64_t's bits.  Needs
+ * 10 * k readable bytes.  Returns 0, or -1 for a bad varint (*pp then
+ * undefined), which the reader's careful path then reports.
+ */
+static inline __attribute__((always_inline)) int
+pdb_varints_dec(const unsigned char **pp, uint64_t *v, unsigned k, int zz)
+{
+	unsigned j;
+	int bad = 0;
+
+	/* Errors are rare: decode them all, then look. */
+	for (j = 0; j < k; j++) {
+		bad |= pdb_varint_dec(pp, &v[j]);
+		if (zz && j > 0 && j + 1 < k)
+			v[j] = pdb_unzigzag(v[j]);
+	}
+	return bad;
+}
+
+/* A node decoder, for loops instantiated once per decoder. */
+typedef int	 pdb_varints_fn(const unsigned char **, uint64_t *, unsigned,
+		    int);
+
+/*
+ * pdb_varints_dec() for up to 16 varints within 32 bytes, with BMI2.
+ * One varint after the other, each start waits for the load and length
+ * of the varint before, some 9 cycles a varint; here the ends of them
+ * all are the clear top bits of 32 bytes, taken in one go (SSE2), and
+ * each value is gathered by one pext, so only a chain of bit clears
+ * remains.  Needs 48 readable bytes.  Returns -1 also when the varints
+ * do not end within 32 bytes: the reader's careful path then takes the
+ * node.  Call it only from a function compiled for BMI2 (the target
+ * attribute) and only where pdb_cpu_pext() says pext is fast.
+ */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define PDB_HAVE_PEXT	1
+
+static inline __attribute__((target("bmi,bmi2"), always_inline)) int
+pdb_varints_pext(const unsigned char **pp, uint64_t *v, unsigned k, int zz)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+	const unsigned char *p = *pp;
+	uint64_t w;
+	uint32_t ends;
+	unsigned j, s = 0, e, len;
+	int bad = 0;
+
+	ends = ~((uint32_t)_mm_movemask_epi8(_mm_loadu_si128(
+	    (const __m128i *)p)) | (uint32_t)_mm_movemask_epi8(
+	    _mm_loadu_si128((const __m128i *)(p + 16))) << 16);
+#pragma GCC unroll 16
+	for (j = 0; j < k; j++) {
+		/* Past the last end, e is 32 and s ends above 32. */
+		e = _tzcnt_u32(ends);
+		ends = _blsr_u32(ends);
+		len = e - s + 1;
+		memcpy(&w, p + s, 8);
+		if (__builtin_expect(len <= 8, 1))
+			v[j] = _pext_u64(w, _bzhi_u64(low7, 8 * len));
+		else {
+			/* 9 or 10 bytes: bits 56 to 63 follow. */
+			v[j] = _pext_u64(w, low7) |
+			    (uint64_t)(p[s + 8] & 0x7f) << 56;
+			if (len == 10) {
+				v[j] |= (uint64_t)p[s + 9] << 63;
+				bad |= p[s + 9] > 1;
+			}
+			bad |= len > 10;
+		}
+		if (zz && j > 0 && j + 1 < k)
+			v[j] = pdb_unzigzag(v[j]);
+		s = e + 1;
+	}
+	if (bad || s > 32)
+		return -1;
+	*pp = p + s;
+	return 0;
+}
+#endif
+/* Whether this CPU has a fast pext (BMI2, but not AMD before Zen 3,
+ * where it takes tens of cycles). */
+int		 pdb_cpu_pext(void);
+
+/*
+ * The open levels of a tree stored in pre-order with child counts (pgcl,
+ * the dump), above a virtual level 0 whose children are the roots: rem
+ * children are still to come.  How many levels close after a node (its
+ * exits) would take a loop over the levels above, whose length the
+ * branch predictor cannot guess; instead each level keeps run, the
+ * number of levels up to it with none to come (the virtual one never
+ * counts), so that a leaf closes its own run.
+ */
+struct pdb_level {
+	uint64_t	 rem;
+	uint64_t	 run;
+};
+
+/* A child of level t starts; virt says t is level 0. */
+static inline void
+pdb_level_child(struct pdb_level *t, int virt)
+{
+	t->rem--;
+	t->run = virt ? 0 : (t[-1].run + 1) & (0 - (uint64_t)(t->rem == 0));
+}
+
+/* Open the level of a node with nch children above t (the room is the
+ * caller's); returns how many levels it closes: 0 unless nch is 0. */
+static inline uint64_t
+pdb_level_push(struct pdb_level *t, uint64_t nch)
+{
+	t[1].rem = nch;
+	t[1].run = (t->run + 1) & (0 - (uint64_t)(nch == 0));
+	return t[1].run;
+}
+
+/*
+ * A batch of nodes being decoded for a sink that takes them in bulk
+ * (struct pdb_batch).  Readers flush it when it is full, before reading
+ * anything the slow way (which may move the buffer), and at the end.
+ * Node i has nm + 2 slots at raw + i * (nm + 2), for a reader to decode
+ * a node's varints in place: its values are slots 1 to nm.
+ */
+#define PDB_BATCH_MAX	256
+
+struct pdb_batcher {
+	size_t		 n;
+	unsigned	 nm;
+	uint32_t	 cc[PDB_BATCH_MAX];
+	size_t		 exits[PDB_BATCH_MAX];
+	size_t		 end[PDB_BATCH_MAX];	/* in->pos after each node */
+	uint64_t	*raw;			/* PDB_BATCH_MAX * (nm + 2) */
+};
+
+/* Returns 0, or -1 when out of memory (nothing set on any handle). */
+int		 pdb_batcher_init(struct pdb_batcher *, unsigned nm);
+void		 pdb_batcher_free(struct pdb_batcher *);
+/*
+ * Hand the batch to sink->nodes() and empty it.  When the sink fails,
+ * in->pos goes back to the end of the node that failed, so that the
+ * error names the offset it would have with enter() and exit().
+ */
+int		 pdb_batcher_flush(struct pdb_batcher *, struct pdb_input *,
+		    struct pdb *, const struct pdb_sink *);
+
+/* zlib's crc32(), faster where the CPU multiplies polynomials (crc32.c). */
+uint32_t	 pdb_crc32(uint32_t crc, const unsigned char *, size_t len);
+
 /* Make the malloc'd buffer *pp hold at least need bytes, growing *cap.
  * Returns 0, or -1 when out of memory (the buffer is left as it was). */
 int		 pdb_buf_reserve(void *pp, size_t *cap, size_t need);

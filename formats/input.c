@@ -18,6 +18,9 @@
 #include "formats.h"
 
 #define CHUNK		((size_t)256 * 1024)
+/* zlib reads straight into our buffer, without a copy through its own,
+ * when asked for twice its buffer (gzbuffer()) or more. */
+#define BUFSIZE		(4 * CHUNK)
 #define MAX_TOKEN	((size_t)64 * 1024 * 1024)	/* longest line or string */
 
 struct pdb_input *
@@ -37,7 +40,7 @@ pdb_in_open(struct pdb *db, const char *path)
 		return NULL;
 	}
 	if ((in = calloc(1, sizeof(*in))) == NULL ||
-	    (in->buf = malloc(CHUNK + 1)) == NULL ||
+	    (in->buf = malloc(BUFSIZE + 1)) == NULL ||
 	    (in->gz = gzdopen(fd, "rb")) == NULL) {
 		if (in != NULL)
 			free(in->buf);
@@ -50,7 +53,7 @@ pdb_in_open(struct pdb *db, const char *path)
 	in->fd = fd;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		in->size = (uint64_t)st.st_size;
-	in->cap = CHUNK;
+	in->cap = BUFSIZE;
 	in->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	return in;
 }

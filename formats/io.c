@@ -12,6 +12,10 @@
 
 #include "formats.h"
 
+#ifdef PDB_HAVE_PEXT
+#include <cpuid.h>
+#endif
+
 #define PROBE_BYTES	4096
 
 /*
@@ -72,6 +76,7 @@ g_begin(void *arg, struct pdb *db)
 		return rc;
 	g->sink.enter = g->inner->enter;
 	g->sink.exit = g->inner->exit;
+	g->sink.nodes = g->inner->nodes;
 	g->sink.arg = g->inner->arg;
 	g->sink.begin = NULL;
 	g->sink.end = NULL;
@@ -89,6 +94,20 @@ g_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *v)
 	if ((rc = g->inner->enter(g->inner->arg, db, cc, v)) != 0)
 		return locate(g, db, rc);
 	return 0;
+}
+
+/* The reader locates a batch's error itself: only it knows which node
+ * failed.  read_stream() then names the file. */
+static int
+g_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
+{
+	struct guard *g = arg;
+	int rc;
+
+	*done = 0;
+	if (!g->begun && (rc = g_begin(g, db)) != 0)
+		return rc;
+	return g->inner->nodes(g->inner->arg, db, b, done);
 }
 
 static int
@@ -182,6 +201,7 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 	g.sink.enter = g_enter;
 	g.sink.exit = g_exit;
 	g.sink.end = g_end;
+	g.sink.nodes = sink->nodes != NULL ? g_nodes : NULL;
 	g.sink.arg = &g;
 	g.in = in;
 	g.binary = (fmt->flags & PDB_FMT_BINARY) != 0;
@@ -232,4 +252,73 @@ pdb_write(struct pdb *db, FILE *out, const struct pdb_format *fmt,
 	if (pdb_node_count(db) == 0)
 		return pdb_seterr(db, PDB_EINVAL, "nothing to write: empty profile");
 	return fmt->write(db, out, opts ? opts : &noopts);
+}
+
+int
+pdb_batcher_init(struct pdb_batcher *bt, unsigned nm)
+{
+	bt->n = 0;
+	bt->nm = nm;
+	bt->raw = malloc((size_t)PDB_BATCH_MAX * ((size_t)nm + 2) *
+	    sizeof(*bt->raw));
+	return bt->raw != NULL ? 0 : -1;
+}
+
+void
+pdb_batcher_free(struct pdb_batcher *bt)
+{
+	free(bt->raw);
+	bt->raw = NULL;
+}
+
+int
+pdb_batcher_flush(struct pdb_batcher *bt, struct pdb_input *in,
+    struct pdb *db, const struct pdb_sink *sink)
+{
+	struct pdb_batch b;
+	size_t done = 0;
+	int rc;
+
+	if (bt->n == 0)
+		return 0;
+	b.n = bt->n;
+	b.cc = bt->cc;
+	b.values = (const int64_t *)bt->raw + 1;
+	b.stride = (size_t)bt->nm + 2;
+	b.exits = bt->exits;
+	bt->n = 0;
+	if ((rc = sink->nodes(sink->arg, db, &b, &done)) != 0)
+		in->pos = bt->end[done < b.n ? done : b.n - 1];
+	return rc;
+}
+
+int
+pdb_cpu_pext(void)
+{
+#ifdef PDB_HAVE_PEXT
+	static int fast = -1;
+	unsigned a, b, c, d, family;
+
+	if (fast >= 0)
+		return fast;
+	fast = 0;
+	if (__get_cpuid_max(0, NULL) < 7 || !__get_cpuid(0, &a, &b, &c, &d))
+		return fast;
+	/* pext is microcoded on AMD before family 19h (Zen 3), and so on
+	 * Hygon's Zen 1: "AuthenticAMD", "HygonGenuine". */
+	if ((b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163) ||
+	    (b == 0x6f677948 && d == 0x6e65476e && c == 0x656e6975)) {
+		__get_cpuid(1, &a, &b, &c, &d);
+		family = (a >> 8) & 0xf;
+		if (family == 0xf)
+			family += (a >> 20) & 0xff;
+		if (family < 0x19)
+			return fast;
+	}
+	__cpuid_count(7, 0, a, b, c, d);
+	fast = (b & bit_BMI) != 0 && (b & bit_BMI2) != 0;
+	return fast;
+#else
+	return 0;
+#endif
 }

@@ -17,18 +17,38 @@
  * so counting the cost centres entered on the current path (above the
  * root, which Push never compresses) tells when cc cannot be on the
  * stack; then Push is just the child, found or made.
+ *
+ * With a selection (pdb_builder_select()), events in PDB_BUILD_RAW mode
+ * are a tree in pre-order, so they are projected as they come, the way
+ * pdb_project_new() walks a tree: a node's image is its parent's image
+ * with the node's cost centre pushed on top when that is selected, and
+ * the parent's image otherwise.  Only the projection is ever in memory.
+ * Events of the other modes merge into stacks made earlier, and the
+ * projection must follow the merged tree's order, so that tree is built
+ * first and projected at the end event.
  */
 struct pdb_builder {
 	struct pdb	*db;
 	enum pdb_build	 mode;
-	uint32_t	*path;		/* stack entered so far */
-	uint32_t	*ccpath;	/* the cost centres entered */
+	int		 project;	/* pdb_builder_select() was called */
+	int		 checked;	/* values are checked for overflow */
+	const struct pdb_sel *sel;
+	unsigned char	*mask;		/* per cost centre: selected */
+	size_t		 nmask;
+	uint32_t	*path;		/* the image of each open level */
+	uint32_t	*ccpath;	/* the cost centre counted in onpath, or
+					   PDB_NONE */
 	size_t		 depth, cap, capcc;
 	uint32_t	*onpath;	/* per cost centre: times on ccpath[1..] */
 	size_t		 nonpath;
+	int64_t		*vals;		/* a node's values without counts */
 	uint64_t	*range;		/* per metric: pdbi_sum_add()'s sums */
 	struct pdb_sink	 sink;
 };
+
+static int	 b_enter(void *, struct pdb *, uint32_t, const int64_t *);
+static int	 b_exit(void *, struct pdb *);
+static int	 enter(struct pdb_builder *, uint32_t, const int64_t *);
 
 /* Whether cost centre cc has been entered on the path above the root. */
 static int
@@ -37,12 +57,115 @@ on_path(const struct pdb_builder *b, uint32_t cc)
 	return cc < b->nonpath && b->onpath[cc] > 0;
 }
 
+/* Whether cc is selected; the mask grows with the cost centres. */
 static int
-b_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
+selected(struct pdb_builder *b, uint32_t cc, int *sel)
+{
+	struct pdb *db = b->db;
+	unsigned char *mask;
+	size_t i;
+
+	if (cc >= b->nmask) {
+		if ((mask = pdbi_realloc(b->mask, db->nccs)) == NULL)
+			return PDB_ENOMEM;
+		for (i = b->nmask; i < db->nccs; i++)
+			mask[i] = (unsigned char)pdb_sel_match(b->sel, db,
+			    (uint32_t)i);
+		b->mask = mask;
+		b->nmask = db->nccs;
+	}
+	*sel = b->mask[cc];
+	return PDB_OK;
+}
+
+/*
+ * Check the values streamed for overflow of their sums (pdb_int.h).  A
+ * value adds at most 2^63 to a sum at most INT64_MAX, so the unsigned
+ * sums cannot wrap before they are checked, once a node.
+ */
+static int
+check(struct pdb_builder *b, uint32_t cc, const int64_t *values)
+{
+	struct pdb *db = b->db;
+	unsigned m, nm = db->nmetrics;
+	uint64_t *r, bad = 0;
+	int64_t v;
+
+	if (b->range == NULL && (b->range = pdbi_calloc(2 * (size_t)nm + 1,
+	    sizeof(*b->range))) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	/* The top bit of bad tells that a sum left the range. */
+	for (m = 0, r = b->range; m < nm; m++, r += 2)
+		if ((v = values[m]) >= 0)
+			bad |= r[0] += (uint64_t)v;
+		else
+			bad |= (r[1] += 0 - (uint64_t)v) - 1;
+	bad >>= 63;
+	if (bad == 0)
+		return PDB_OK;
+	for (m = 0; m < nm; m++)
+		if (b->range[2 * m] > INT64_MAX ||
+		    b->range[2 * m + 1] > (uint64_t)INT64_MAX + 1)
+			return pdbi_overflow(db, m, cc);
+	return PDB_OK;
+}
+
+/* Add a node's values to n, its counts too when its cc is selected. */
+static int
+add(struct pdb_builder *b, uint32_t n, const int64_t *values, int sel)
+{
+	struct pdb *db = b->db;
+	unsigned m, nm = db->nmetrics;
+
+	if (!sel) {
+		if (b->vals == NULL && (b->vals = pdbi_malloc(((size_t)nm +
+		    1) * sizeof(*b->vals))) == NULL)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		for (m = 0; m < nm; m++)
+			b->vals[m] = db->metrics[m].kind == PDB_COUNT ? 0 :
+			    values[m];
+		values = b->vals;
+	}
+	if (pdbi_values_add(db, n, values) != PDB_OK)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	return PDB_OK;
+}
+
+/*
+ * The events name the handle the reader fills, which for a replay is
+ * not the one built: the builder only ever works on its own.  The common
+ * case, a node of a raw tree, goes first.
+ */
+static int
+b_enter(void *arg, struct pdb *unused, uint32_t cc, const int64_t *values)
 {
 	struct pdb_builder *b = arg;
-	uint32_t n = 0;
+	uint32_t n;
 	int rc;
+
+	(void)unused;
+	if (b->depth == 0 || b->mode != PDB_BUILD_RAW || b->project)
+		return enter(b, cc, values);
+	if (pdbi_grow(&b->path, &b->cap, b->depth + 1, sizeof(*b->path)) ||
+	    pdbi_grow(&b->ccpath, &b->capcc, b->depth + 1, sizeof(*b->ccpath)))
+		return pdb_seterr(b->db, PDB_ENOMEM, "out of memory");
+	if (values != NULL && b->checked && (rc = check(b, cc, values)) !=
+	    PDB_OK)
+		return rc;
+	if ((rc = pdbi_node_new(b->db, b->path[b->depth - 1], cc, values,
+	    &n)) != PDB_OK)
+		return rc;
+	b->ccpath[b->depth] = PDB_NONE;
+	b->path[b->depth++] = n;
+	return PDB_OK;
+}
+
+static int
+enter(struct pdb_builder *b, uint32_t cc, const int64_t *values)
+{
+	struct pdb *db = b->db;
+	uint32_t n = 0, counted = PDB_NONE;
+	int rc, sel = 1;
 
 	if (cc >= db->nccs)
 		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
@@ -56,18 +179,30 @@ b_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 		} else
 			rc = pdb_seterr(db, PDB_EFORMAT,
 			    "profile has more than one root");
-	} else if (b->mode == PDB_BUILD_RAW)
-		rc = pdbi_node_new(db, b->path[b->depth - 1], cc, &n);
-	else if (b->mode == PDB_BUILD_MERGE || !on_path(b, cc))
+	} else if (b->project && b->mode == PDB_BUILD_RAW) {
+		if (selected(b, cc, &sel) != PDB_OK)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		if (!sel) {
+			n = b->path[b->depth - 1];
+			rc = PDB_OK;
+		} else if (!on_path(b, cc))
+			rc = pdb_child_get(db, b->path[b->depth - 1], cc, &n);
+		else
+			rc = pdb_push(db, b->path[b->depth - 1], cc, &n);
+		counted = sel ? cc : PDB_NONE;
+	} else if (b->mode == PDB_BUILD_MERGE)
 		rc = pdb_child_get(db, b->path[b->depth - 1], cc, &n);
-	else
-		rc = pdb_push(db, b->path[b->depth - 1], cc, &n);
+	else {
+		rc = on_path(b, cc) ? pdb_push(db, b->path[b->depth - 1], cc,
+		    &n) : pdb_child_get(db, b->path[b->depth - 1], cc, &n);
+		counted = cc;
+	}
 	if (rc != PDB_OK)
 		return rc;
 	if (pdbi_grow(&b->path, &b->cap, b->depth + 1, sizeof(*b->path)) ||
 	    pdbi_grow(&b->ccpath, &b->capcc, b->depth + 1, sizeof(*b->ccpath)))
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	if (b->depth > 0 && b->mode == PDB_BUILD_PUSH) {
+	if (counted != PDB_NONE) {
 		if (cc >= b->nonpath) {
 			size_t old = b->nonpath, want = (size_t)db->nccs;
 
@@ -80,36 +215,183 @@ b_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 		}
 		b->onpath[cc]++;
 	}
-	b->ccpath[b->depth] = cc;
+	b->ccpath[b->depth] = counted;
 	b->path[b->depth++] = n;
-	if (values != NULL) {
-		unsigned m, nm = db->nmetrics, bad = 0;
+	if (values == NULL)
+		return PDB_OK;
+	if (b->checked && (rc = check(b, cc, values)) != PDB_OK)
+		return rc;
+	return add(b, n, values, sel);
+}
 
-		if (b->range == NULL && (b->range = pdbi_calloc(2 * nm + 1,
-		    sizeof(*b->range))) == NULL)
+/* Nodes lo to hi of a batch, one event at a time. */
+static int
+one_by_one(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
+    size_t hi, size_t *done)
+{
+	size_t i, k;
+	int rc;
+
+	for (i = lo; i < hi; i++) {
+		*done = i;
+		if ((rc = b_enter(b, NULL, bt->cc[i], bt->values +
+		    i * bt->stride)) != PDB_OK)
+			return rc;
+		for (k = 0; k < bt->exits[i]; k++)
+			if ((rc = b_exit(b, NULL)) != PDB_OK)
+				return rc;
+	}
+	return PDB_OK;
+}
+
+/*
+ * The nodes of a raw tree from lo on that a batch can take in one go:
+ * below the root, each cost centre known, no more exits than levels.
+ * Returns the end of the run and makes room for its levels.
+ */
+static size_t
+run_end(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
+    size_t hi)
+{
+	struct pdb *db = b->db;
+	size_t i, depth = b->depth, maxd = depth;
+
+	if (hi - lo > UINT32_MAX - 2 - (size_t)db->nnodes)
+		hi = lo + (UINT32_MAX - 2 - db->nnodes);
+	for (i = lo; i < hi; i++) {
+		if (depth == 0 || bt->cc[i] >= db->nccs ||
+		    bt->exits[i] > depth + 1)
+			break;
+		depth = depth + 1 - bt->exits[i];
+		maxd = depth + bt->exits[i] > maxd ? depth + bt->exits[i] :
+		    maxd;
+	}
+	if (pdbi_grow(&b->path, &b->cap, maxd + 1, sizeof(*b->path)) ||
+	    pdbi_grow(&b->ccpath, &b->capcc, maxd + 1, sizeof(*b->ccpath)))
+		return lo;
+	return i;
+}
+
+/*
+ * Whether the values of nodes lo to hi keep the sums in range (check()),
+ * which are left as they were when not.
+ */
+static int
+run_checks(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
+    size_t hi)
+{
+	unsigned m, nm = b->db->nmetrics;
+	uint64_t r0, r1, bad = 0;
+	const int64_t *v;
+	size_t i;
+
+	if (b->range == NULL && (b->range = pdbi_calloc(2 * (size_t)nm + 1,
+	    sizeof(*b->range))) == NULL)
+		return 0;
+	for (m = 0; m < nm; m++) {
+		r0 = b->range[2 * m];
+		r1 = b->range[2 * m + 1];
+		for (i = lo, v = bt->values + lo * bt->stride + m; i < hi;
+		    i++, v += bt->stride)
+			if (*v >= 0)
+				bad |= r0 += (uint64_t)*v;
+			else
+				bad |= (r1 += 0 - (uint64_t)*v) - 1;
+		if (bad >> 63)
+			break;
+		b->range[2 * m] = r0;
+		b->range[2 * m + 1] = r1;
+	}
+	if (m == nm)
+		return 1;
+	while (m-- > 0) {
+		for (i = lo, v = bt->values + lo * bt->stride + m; i < hi;
+		    i++, v += bt->stride)
+			if (*v >= 0)
+				b->range[2 * m] -= (uint64_t)*v;
+			else
+				b->range[2 * m + 1] -= 0 - (uint64_t)*v;
+	}
+	return 0;
+}
+
+/*
+ * A batch (struct pdb_batch).  The nodes of a raw tree are made a run at
+ * a time: the values a column at a time (pdbi_values_put_rows()), then
+ * the links.  Anything else (the root, a projection, an error to report
+ * at its node) goes one event at a time.
+ */
+static int
+b_nodes(void *arg, struct pdb *unused, const struct pdb_batch *bt,
+    size_t *done)
+{
+	struct pdb_builder *b = arg;
+	struct pdb *db = b->db;
+	size_t lo, hi, i, k;
+	uint32_t id;
+	int rc;
+
+	(void)unused;
+	if (b->mode != PDB_BUILD_RAW || b->project)
+		return one_by_one(b, bt, 0, bt->n, done);
+	for (lo = 0; lo < bt->n; lo = hi) {
+		*done = lo;
+		if ((hi = run_end(b, bt, lo, bt->n)) == lo) {
+			if ((rc = one_by_one(b, bt, lo, lo + 1, done)) != PDB_OK)
+				return rc;
+			hi = lo + 1;
+			continue;
+		}
+		if (b->checked && !run_checks(b, bt, lo, hi))
+			return one_by_one(b, bt, lo, hi, done);
+		k = hi - lo;
+		if (pdbi_grow(&db->nodes, &db->capnodes, db->nnodes + k,
+		    sizeof(*db->nodes)) != PDB_OK ||
+		    pdbi_cols_reserve(db, db->nnodes + k) != PDB_OK ||
+		    pdbi_values_put_rows(db, db->nnodes, k, bt->values +
+		    lo * bt->stride, bt->stride) != PDB_OK)
 			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		for (m = 0; m < nm; m++)
-			if (pdbi_sum_add(&b->range[2 * (size_t)m], values[m])) {
-				bad = 1;
-				break;
-			}
-		if (bad)
-			return pdbi_overflow(db, m, cc);
-		pdb_node_add_values(db, n, values);
+		for (i = lo, id = db->nnodes; i < hi; i++, id++) {
+			pdbi_node_link(db, id, b->path[b->depth - 1], bt->cc[i]);
+			b->ccpath[b->depth] = PDB_NONE;
+			b->path[b->depth++] = id;
+			b->depth -= bt->exits[i];
+		}
+		db->nnodes = id;
 	}
 	return PDB_OK;
 }
 
 static int
-b_exit(void *arg, struct pdb *db)
+b_exit(void *arg, struct pdb *unused)
 {
 	struct pdb_builder *b = arg;
 
+	(void)unused;
 	if (b->depth == 0)
-		return pdb_seterr(db, PDB_EINVAL, "exit without enter");
+		return pdb_seterr(b->db, PDB_EINVAL, "exit without enter");
 	b->depth--;
-	if (b->depth > 0 && b->mode == PDB_BUILD_PUSH)
+	if (b->ccpath[b->depth] != PDB_NONE)
 		b->onpath[b->ccpath[b->depth]]--;
+	return PDB_OK;
+}
+
+/* The index is for building: drop it.  Project what was built if the
+ * events could not be projected as they came. */
+static int
+b_end(void *arg, struct pdb *unused)
+{
+	struct pdb_builder *b = arg;
+	struct pdb *db = b->db, *t;
+
+	(void)unused;
+	if (b->project && b->mode != PDB_BUILD_RAW && db->nnodes > 0) {
+		if ((t = pdb_project_new(db, b->sel)) == NULL)
+			return pdb_errcode(db);
+		pdbi_tree_swap(db, t);
+		pdb_free(t);
+	}
+	pdbi_index_free(db);
 	return PDB_OK;
 }
 
@@ -122,8 +404,11 @@ pdb_builder_new(struct pdb *db, enum pdb_build mode)
 		return NULL;
 	b->db = db;
 	b->mode = mode;
+	b->checked = 1;
 	b->sink.enter = b_enter;
 	b->sink.exit = b_exit;
+	b->sink.end = b_end;
+	b->sink.nodes = b_nodes;
 	b->sink.arg = b;
 	return b;
 }
@@ -133,9 +418,11 @@ pdb_builder_free(struct pdb_builder *b)
 {
 	if (b == NULL)
 		return;
+	free(b->mask);
 	free(b->path);
 	free(b->ccpath);
 	free(b->onpath);
+	free(b->vals);
 	free(b->range);
 	free(b);
 }
@@ -144,6 +431,19 @@ void
 pdb_builder_set_mode(struct pdb_builder *b, enum pdb_build mode)
 {
 	b->mode = mode;
+}
+
+void
+pdb_builder_select(struct pdb_builder *b, const struct pdb_sel *sel)
+{
+	b->project = 1;
+	b->sel = sel;
+}
+
+void
+pdbi_builder_unchecked(struct pdb_builder *b)
+{
+	b->checked = 0;
 }
 
 const struct pdb_sink *

@@ -10,18 +10,31 @@
  * so that a context counts every entry made through it.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "pdb_int.h"
+
+/* Add node n's count metrics, or its cost metrics, to vals. */
+static void
+sum_kind(const struct pdb *db, uint32_t n, enum pdb_kind kind, int64_t *vals)
+{
+	unsigned m;
+
+	for (m = 0; m < db->nmetrics; m++)
+		if (db->metrics[m].kind == kind)
+			vals[m] = (int64_t)((uint64_t)vals[m] +
+			    (uint64_t)pdbi_value(db, n, m));
+}
 
 struct pdb *
 pdb_callers_new(struct pdb *db, uint32_t cc)
 {
 	uint32_t *stack = NULL, *occ = NULL, n, depth, k, t = PDB_NONE, root;
+	uint32_t outer = PDB_NONE;
 	size_t occcap = 0;
-	int64_t *inc = NULL, *vals = NULL;
+	int64_t *vals = NULL, *cost = NULL;
 	size_t cap = 0, nm = db->nmetrics, found = 0;
 	struct pdb *out = NULL;
-	unsigned m;
 	int rc = PDB_ENOMEM;
 
 	if (db->nnodes == 0 || cc >= db->nccs) {
@@ -29,14 +42,28 @@ pdb_callers_new(struct pdb *db, uint32_t cc)
 		return NULL;
 	}
 	if ((out = pdb_clone_empty(db)) == NULL ||
-	    (inc = pdb_inclusive_new(db)) == NULL ||
-	    (vals = pdbi_calloc(nm + 1, sizeof(*vals))) == NULL)
+	    (vals = pdbi_calloc(nm + 1, sizeof(*vals))) == NULL ||
+	    (cost = pdbi_calloc(nm + 1, sizeof(*cost))) == NULL)
 		goto fail;
 	if ((rc = pdb_root_new(out, cc, &root)) != PDB_OK)
 		goto fail;
-	/* stack[d] is the node at depth d of the current path. */
-	for (n = pdb_walk_first(db, &depth); n != PDB_NONE;
-	    n = pdb_walk_next(db, n, &depth)) {
+	/*
+	 * stack[d] is the node at depth d of the current path.  The cost
+	 * of the open outermost occurrence (at depth outer) sums the own
+	 * costs of its subtree, which ends at the next node no deeper.
+	 */
+	for (n = pdb_walk_first(db, &depth);; n = pdb_walk_next(db, n,
+	    &depth)) {
+		if (outer != PDB_NONE && (n == PDB_NONE || depth <= outer)) {
+			if ((rc = pdb_node_add_values(out, t, cost)) != PDB_OK)
+				goto fail;
+			memset(cost, 0, nm * sizeof(*cost));
+			outer = PDB_NONE;
+		}
+		if (n == PDB_NONE)
+			break;
+		if (outer != PDB_NONE)
+			sum_kind(db, n, PDB_COST, cost);
 		if (pdbi_grow(&stack, &cap, (size_t)depth + 1, sizeof(*stack)) ||
 		    pdbi_grow(&occ, &occcap, (size_t)depth + 1, sizeof(*occ))) {
 			rc = PDB_ENOMEM;
@@ -48,12 +75,12 @@ pdb_callers_new(struct pdb *db, uint32_t cc)
 		    (db->nodes[n].cc == cc);
 		if (db->nodes[n].cc != cc)
 			continue;
+		memset(vals, 0, nm * sizeof(*vals));
+		sum_kind(db, n, PDB_COUNT, vals);
 		if (occ[depth] > 1) {
 			/* Pre-order: t is still the outermost occurrence's. */
-			for (m = 0; m < nm; m++)
-				vals[m] = db->metrics[m].kind == PDB_COUNT ?
-				    db->values[(size_t)n * nm + m] : 0;
-			pdb_node_add_values(out, t, vals);
+			if ((rc = pdb_node_add_values(out, t, vals)) != PDB_OK)
+				goto fail;
 			continue;
 		}
 		found++;
@@ -62,16 +89,15 @@ pdb_callers_new(struct pdb *db, uint32_t cc)
 			if ((rc = pdb_child_get(out, t, db->nodes[stack[k]].cc,
 			    &t)) != PDB_OK)
 				goto fail;
-		for (m = 0; m < nm; m++)
-			vals[m] = db->metrics[m].kind == PDB_COUNT ?
-			    db->values[(size_t)n * nm + m] :
-			    inc[(size_t)n * nm + m];
-		pdb_node_add_values(out, t, vals);
+		if ((rc = pdb_node_add_values(out, t, vals)) != PDB_OK)
+			goto fail;
+		outer = depth;
+		sum_kind(db, n, PDB_COST, cost);
 	}
 	free(occ);
 	free(stack);
-	free(inc);
 	free(vals);
+	free(cost);
 	if (found == 0) {
 		pdb_seterr(db, PDB_EINVAL, "cost centre '%s' never occurs",
 		    pdb_cc_fullname(db, cc));
@@ -87,7 +113,7 @@ fail:
 	pdb_free(out);
 	free(occ);
 	free(stack);
-	free(inc);
 	free(vals);
+	free(cost);
 	return NULL;
 }

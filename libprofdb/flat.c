@@ -13,7 +13,13 @@
  * cost centre on the current path, the inclusive cost of that subtree;
  * inner occurrences (recursion that a profiler did not compress) add
  * nothing, which is exactly "once each".
+ *
+ * Readers of the binary formats hand over nodes in batches (f_nodes()),
+ * which is the hot path of ccs-flat: one loop per batch instead of two
+ * calls per node, specialised for the usual metric counts and for the
+ * case where nothing is de-selected.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,35 +30,67 @@ struct frame {
 	uint32_t	 nearest;	/* selected cost centre nearest the top */
 };
 
+/*
+ * Per cost centre, one record of REC(nm) int64_t: the number of its
+ * occurrences on the current path, then its nm flat costs, then its nm
+ * inherited ones.  Together, an enter and the exit after it touch one or
+ * two cache lines rather than three arrays; records are 64-byte aligned
+ * and padded to a multiple of 32 bytes so that small ones never straddle
+ * lines.
+ */
+#define REC(nm)		((2 * (size_t)(nm) + 1 + 3) & ~(size_t)3)
+#define ONPATH		0
+#define SELF		1
+#define INH(nm)		(1 + (size_t)(nm))
+
 struct pdb_flat {
 	const struct pdb_sel *sel;
 	struct pdb_sink	 sink;
 	unsigned	 nm;
 	enum pdb_kind	*kinds;
-	int		 has_count;	/* some metric is a count */
+	int		 all;		/* nothing is de-selected */
 	uint32_t	 root_cc;
 
 	/* Per cost centre, grown as new ones appear in the stream. */
 	size_t		 ncc, capcc;
-	int64_t		*self, *inh;	/* ncc * nm */
-	uint32_t	*onpath;
+	int64_t		*cs;		/* ncc records, aligned in csmem */
+	void		*csmem;
 	signed char	*selected;	/* -1 unknown */
 	unsigned char	*seen;
 
 	/* The current path. */
 	struct frame	*path;
 	int64_t		*acc;		/* depth * nm inclusive sums */
-	size_t		 depth, cappath, capacc;
+	size_t		 depth, cappath;
 
 	int64_t		*total;
 	uint64_t	*range;		/* per metric: pdbi_sum_add()'s sums */
 	uint64_t	 nodes;
+
+	/* For batches: per metric, what a de-selected node keeps (all
+	 * bits of a cost, none of a count); the range before a run; a run's
+	 * sums and the OR of its values when nm is not a usual one. */
+	uint64_t	*keep;
+	uint64_t	*range0;
+	int64_t		*sum;
+	uint64_t	*mag;
 };
+
+/*
+ * Nodes of a batch are taken in runs of at most 2^RUN_BITS, whose
+ * values are added without checks; then their sums are checked at once
+ * (check_run()).
+ */
+#define RUN_BITS	10
+/* Metric counts up to this keep a run's sums in locals. */
+#define NM_LOCAL	8
 
 static int
 reserve_cc(struct pdb_flat *f, struct pdb *db, uint32_t cc)
 {
-	size_t old = f->ncc, need = (size_t)cc + 1, nm = f->nm, cap, i;
+	size_t old = f->ncc, need = (size_t)cc + 1, rec = REC(f->nm), cap, i;
+	void *mem, *p;
+	int64_t *cs;
 
 	if (need <= f->ncc)
 		return PDB_OK;
@@ -60,25 +98,26 @@ reserve_cc(struct pdb_flat *f, struct pdb *db, uint32_t cc)
 		cap = f->capcc ? f->capcc : 64;
 		while (cap < need)
 			cap *= 2;
-#define GROW(p, n) do {							\
-		void *np_ = pdbi_realloc((p), (n));			\
-		if (np_ == NULL)					\
-			return pdb_seterr(db, PDB_ENOMEM, "out of memory"); \
-		(p) = np_;						\
-	} while (0)
-		GROW(f->self, cap * nm * sizeof(int64_t) + 1);
-		GROW(f->inh, cap * nm * sizeof(int64_t) + 1);
-		GROW(f->onpath, cap * sizeof(uint32_t));
-		GROW(f->selected, cap);
-		GROW(f->seen, cap);
-#undef GROW
+		if ((mem = pdbi_malloc(cap * rec * sizeof(int64_t) + 64)) ==
+		    NULL)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		cs = (int64_t *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
+		if (old > 0)
+			memcpy(cs, f->cs, old * rec * sizeof(int64_t));
+		free(f->csmem);
+		f->csmem = mem;
+		f->cs = cs;
+		if ((p = pdbi_realloc(f->selected, cap)) == NULL)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		f->selected = p;
+		if ((p = pdbi_realloc(f->seen, cap)) == NULL)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		f->seen = p;
 		f->capcc = cap;
 	}
-	memset(f->self + old * nm, 0, (need - old) * nm * sizeof(int64_t));
-	memset(f->inh + old * nm, 0, (need - old) * nm * sizeof(int64_t));
+	memset(f->cs + old * rec, 0, (need - old) * rec * sizeof(int64_t));
 	for (i = old; i < need; i++) {
-		f->onpath[i] = 0;
-		f->selected[i] = -1;
+		f->selected[i] = f->all ? 1 : -1;
 		f->seen[i] = 0;
 	}
 	f->ncc = need;
@@ -107,21 +146,33 @@ f_begin(void *arg, struct pdb *db)
 	free(f->kinds);
 	free(f->total);
 	free(f->range);
+	free(f->keep);
+	free(f->range0);
+	free(f->sum);
+	free(f->mag);
 	f->kinds = pdbi_malloc((f->nm + 1) * sizeof(*f->kinds));
 	f->total = pdbi_calloc(f->nm + 1, sizeof(*f->total));
 	f->range = pdbi_calloc(2 * f->nm + 1, sizeof(*f->range));
-	if (f->kinds == NULL || f->total == NULL || f->range == NULL)
+	f->keep = pdbi_malloc((f->nm + 1) * sizeof(*f->keep));
+	f->range0 = pdbi_malloc((2 * f->nm + 1) * sizeof(*f->range0));
+	f->sum = pdbi_malloc((f->nm + 1) * sizeof(*f->sum));
+	f->mag = pdbi_malloc((f->nm + 1) * sizeof(*f->mag));
+	if (f->kinds == NULL || f->total == NULL || f->range == NULL ||
+	    f->keep == NULL || f->range0 == NULL || f->sum == NULL ||
+	    f->mag == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	f->has_count = 0;
-	for (m = 0; m < f->nm; m++)
-		if ((f->kinds[m] = pdb_metric(db, m)->kind) == PDB_COUNT)
-			f->has_count = 1;
+	for (m = 0; m < f->nm; m++) {
+		f->kinds[m] = pdb_metric(db, m)->kind;
+		f->keep[m] = f->kinds[m] == PDB_COUNT ? 0 : UINT64_MAX;
+	}
+	/* Nothing to look up per node when nothing is de-selected. */
+	f->all = pdb_sel_is_trivial(f->sel);
 	/* The path's sums have nm entries a level: size them anew. */
 	free(f->path);
 	free(f->acc);
 	f->path = NULL;
 	f->acc = NULL;
-	f->cappath = f->capacc = 0;
+	f->cappath = 0;
 	return PDB_OK;
 }
 
@@ -152,73 +203,18 @@ f_grow(struct pdb_flat *f, struct pdb *db, uint32_t cc)
 	return PDB_OK;
 }
 
-/* Report the metric that overflowed (kept out of line). */
-static int	overflow(const struct pdb_flat *, struct pdb *, uint32_t,
-    const int64_t *) __attribute__((noinline, cold));
-
-static int
-overflow(const struct pdb_flat *f, struct pdb *db, uint32_t cc,
-    const int64_t *values)
-{
-	uint64_t r[2];
-	unsigned m;
-
-	/* A failed pdbi_sum_add() left its sums as they were. */
-	for (m = 0; m + 1 < f->nm; m++) {
-		r[0] = f->range[2 * (size_t)m];
-		r[1] = f->range[2 * (size_t)m + 1];
-		if (pdbi_sum_add(r, values[m]))
-			break;
-	}
-	return pdbi_overflow(db, m, cc);
-}
-
-/* A node's values into its path entry, its flat cost and the totals;
- * inlined with a constant nm, the loop unrolls. */
-static inline __attribute__((always_inline)) unsigned
-add_values(unsigned nm, const int64_t *restrict values, int64_t *restrict acc,
-    int64_t *restrict self, int64_t *restrict total, uint64_t *restrict range)
-{
-	unsigned m, bad = 0;
-	int64_t v;
-
-	for (m = 0; m < nm; m++) {
-		v = values[m];
-		acc[m] = v;
-		self[m] = (int64_t)((uint64_t)self[m] + (uint64_t)v);
-		total[m] = (int64_t)((uint64_t)total[m] + (uint64_t)v);
-		bad |= pdbi_sum_add(&range[2 * (size_t)m], v);
-	}
-	return bad;
-}
-
-/* acc into inh (the inherited cost) and into up (the parent's sums). */
-static inline __attribute__((always_inline)) void
-add_up(unsigned nm, const int64_t *restrict acc, int64_t *restrict inh,
-    int64_t *restrict up)
-{
-	unsigned m;
-
-	if (inh != NULL)
-		for (m = 0; m < nm; m++)
-			inh[m] = (int64_t)((uint64_t)inh[m] + (uint64_t)acc[m]);
-	if (up != NULL)
-		for (m = 0; m < nm; m++)
-			up[m] = (int64_t)((uint64_t)up[m] + (uint64_t)acc[m]);
-}
-
 /*
- * The hot path of every streaming analysis: keep it to array lookups and
- * one loop over the metrics.
+ * One node, for readers that give them one at a time.  Its values are
+ * checked (pdb_int.h, "Overflow") before they are added, so the error
+ * names the first metric that overflows.
  */
 static int
 f_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 {
 	struct pdb_flat *f = arg;
 	struct frame *fr;
-	int64_t *restrict acc, *restrict self, *restrict total, v;
-	uint64_t *restrict range;
-	unsigned m, nm, bad = 0;
+	int64_t *acc, *self, v;
+	unsigned m, nm;
 	int sel;
 
 	if (f->kinds == NULL && f_begin(f, db) != PDB_OK)
@@ -236,42 +232,19 @@ f_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 	fr->cc = cc;
 	fr->nearest = sel || f->depth == 0 ? cc : fr[-1].nearest;
 	acc = f->acc + f->depth * nm;
-	self = f->self + (size_t)fr->nearest * nm;
-	total = f->total;
-	range = f->range;
-	if (values == NULL)
-		memset(acc, 0, nm * sizeof(*acc));
-	else if (sel || !f->has_count) {
-		/* Unrolled for the usual schemas: folded, GHC, Clean. */
-		switch (nm) {
-		case 1:
-			bad = add_values(1, values, acc, self, total, range);
-			break;
-		case 3:
-			bad = add_values(3, values, acc, self, total, range);
-			break;
-		case 6:
-			bad = add_values(6, values, acc, self, total, range);
-			break;
-		default:
-			bad = add_values(nm, values, acc, self, total, range);
-			break;
-		}
-	} else {
+	self = f->cs + fr->nearest * REC(nm) + SELF;
+	for (m = 0; m < nm; m++) {
 		/* A de-selected cost centre's counts are dropped. */
-		for (m = 0; m < nm; m++) {
-			v = f->kinds[m] == PDB_COUNT ? 0 : values[m];
-			acc[m] = v;
-			self[m] = (int64_t)((uint64_t)self[m] + (uint64_t)v);
-			total[m] = (int64_t)((uint64_t)total[m] + (uint64_t)v);
-			bad |= pdbi_sum_add(&range[2 * (size_t)m], v);
-		}
+		v = values == NULL || (!sel && f->kinds[m] == PDB_COUNT) ? 0 :
+		    values[m];
+		if (pdbi_sum_add(&f->range[2 * (size_t)m], v))
+			return pdbi_overflow(db, m, cc);
+		acc[m] = v;
+		self[m] = (int64_t)((uint64_t)self[m] + (uint64_t)v);
+		f->total[m] = (int64_t)((uint64_t)f->total[m] + (uint64_t)v);
 	}
-	/* No sum can wrap while the magnitudes fit (pdb_int.h). */
-	if (bad)
-		return overflow(f, db, cc, values);
 	f->seen[cc] = 1;
-	f->onpath[cc]++;
+	f->cs[cc * REC(nm) + ONPATH]++;
 	f->depth++;
 	f->nodes++;
 	return PDB_OK;
@@ -281,35 +254,257 @@ static int
 f_exit(void *arg, struct pdb *db)
 {
 	struct pdb_flat *f = arg;
-	const struct frame *fr;
-	int64_t *acc, *up, *inh;
-	unsigned nm = f->nm;
+	int64_t *acc, *rec, *up;
+	unsigned m, nm = f->nm;
 	uint32_t cc;
 
 	if (f->depth == 0)
 		return pdb_seterr(db, PDB_EINVAL, "exit without enter");
 	f->depth--;
-	fr = &f->path[f->depth];
-	cc = fr->cc;
+	cc = f->path[f->depth].cc;
 	acc = f->acc + f->depth * nm;
-	inh = --f->onpath[cc] == 0 && f->selected[cc] == 1 ?
-	    f->inh + (size_t)cc * nm : NULL;
-	up = f->depth > 0 ? acc - nm : NULL;
-	switch (nm) {
-	case 1:
-		add_up(1, acc, inh, up);
-		break;
-	case 3:
-		add_up(3, acc, inh, up);
-		break;
-	case 6:
-		add_up(6, acc, inh, up);
-		break;
-	default:
-		add_up(nm, acc, inh, up);
-		break;
-	}
+	rec = f->cs + cc * REC(nm);
+	if (--rec[ONPATH] == 0 && f->selected[cc] == 1)
+		for (m = 0; m < nm; m++)
+			rec[INH(nm) + m] = (int64_t)((uint64_t)rec[INH(nm) + m] +
+			    (uint64_t)acc[m]);
+	if (f->depth > 0)
+		for (up = acc - nm, m = 0; m < nm; m++)
+			up[m] = (int64_t)((uint64_t)up[m] + (uint64_t)acc[m]);
 	return PDB_OK;
+}
+
+/* Node i's value of metric m as the sink counted it. */
+static inline int64_t
+kept(const struct pdb_flat *f, const struct pdb_batch *b, size_t i,
+    unsigned m)
+{
+	uint64_t v = (uint64_t)b->values[i * b->stride + m];
+
+	return (int64_t)(f->selected[b->cc[i]] == 1 ? v : v & f->keep[m]);
+}
+
+/*
+ * The exact check, value by value from the sums before the run
+ * [lo, hi), for when the quick one in check_run() cannot tell: the first
+ * value that overflows is the error.
+ */
+static int	check_slow(struct pdb_flat *, struct pdb *,
+    const struct pdb_batch *, size_t, size_t, size_t *)
+    __attribute__((noinline));
+
+static int
+check_slow(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
+    size_t lo, size_t hi, size_t *done)
+{
+	unsigned m, nm = f->nm;
+	size_t i;
+
+	memcpy(f->range, f->range0, 2 * (size_t)nm * sizeof(*f->range));
+	for (i = lo; i < hi; i++)
+		for (m = 0; m < nm; m++)
+			if (pdbi_sum_add(&f->range[2 * (size_t)m],
+			    kept(f, b, i, m))) {
+				*done = i;
+				return pdbi_overflow(db, m, b->cc[i]);
+			}
+	return PDB_OK;
+}
+
+/*
+ * Add a run's sums to the totals and to the sums of pdbi_sum_add(),
+ * which the run did not keep value by value.  When a metric's values
+ * are all non-negative and small (their OR, mag, below 2^(63 -
+ * RUN_BITS)), their sum is exactly the sum of the positive ones.
+ * Otherwise the negative ones are summed apart, which is exact while
+ * their magnitudes are as small.  Anything else, or a sum out of range,
+ * takes the exact check.
+ */
+static int
+check_run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
+    size_t lo, size_t hi, size_t *done, const int64_t *sum,
+    const uint64_t *mag)
+{
+	const uint64_t small = (uint64_t)1 << (63 - RUN_BITS);
+	uint64_t pos, neg, mg, s, x, *r;
+	unsigned m, nm = f->nm;
+	size_t i;
+	int slow = 0;
+
+	memcpy(f->range0, f->range, 2 * (size_t)nm * sizeof(*f->range));
+	for (m = 0; m < nm; m++) {
+		f->total[m] = (int64_t)((uint64_t)f->total[m] +
+		    (uint64_t)sum[m]);
+		r = &f->range[2 * (size_t)m];
+		pos = (uint64_t)sum[m];
+		neg = 0;
+		if (mag[m] >= small) {
+			mg = 0;
+			for (i = lo; i < hi; i++) {
+				x = (uint64_t)kept(f, b, i, m);
+				s = 0 - (x >> 63);	/* all ones if negative */
+				neg -= x & s;
+				mg |= x ^ s;
+			}
+			pos += neg;
+			slow |= mg >= small;
+		}
+		if (pos > (uint64_t)INT64_MAX - r[0] ||
+		    neg > (uint64_t)INT64_MAX + 1 - r[1])
+			slow = 1;
+		r[0] += pos;
+		r[1] += neg;
+	}
+	return slow ? check_slow(f, db, b, lo, hi, done) : PDB_OK;
+}
+
+/*
+ * The nodes [lo, hi) of b, at most 2^RUN_BITS of them: f_enter() and
+ * f_exit() in one loop, for a constant nm (so that the loops over the
+ * metrics unroll and the run's sums stay in registers) and with all set
+ * when nothing is de-selected (no lookups).  Values are added
+ * unchecked; check_run() checks them after.  Everything is in locals:
+ * the compiler must otherwise assume that a byte store (seen) changes f.
+ */
+static inline __attribute__((always_inline)) int
+run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
+    size_t lo, size_t hi, size_t *done, const unsigned nm, const int all)
+{
+	const uint32_t *restrict ccs = b->cc;
+	const int64_t *restrict vals = b->values, *v;
+	const size_t *restrict exits = b->exits;
+	const size_t stride = b->stride, rec = REC(nm);
+	const uint64_t *restrict keep = f->keep;
+	struct frame *path = f->path;
+	int64_t *accs = f->acc, *cs = f->cs, *acc, *r, *up;
+	int64_t lsum[NM_LOCAL], *sum = nm <= NM_LOCAL ? lsum : f->sum;
+	uint64_t lmag[NM_LOCAL], *mag = nm <= NM_LOCAL ? lmag : f->mag;
+	uint64_t x, mask = UINT64_MAX;
+	unsigned char *seen = f->seen;
+	signed char *selected = f->selected;
+	size_t depth = f->depth, ncc = f->ncc, cappath = f->cappath, i, e;
+	size_t upto = hi;
+	uint32_t cc, nearest;
+	unsigned m;
+	int sel, rc = PDB_OK, rc2;
+
+#pragma GCC unroll 8
+	for (m = 0; m < nm; m++) {
+		sum[m] = 0;
+		mag[m] = 0;
+	}
+	for (i = lo; i < hi; i++) {
+		cc = ccs[i];
+		if (cc >= ncc || depth >= cappath) {
+			f->depth = depth;
+			if ((rc = f_grow(f, db, cc)) != PDB_OK) {
+				upto = i;
+				break;
+			}
+			path = f->path;
+			accs = f->acc;
+			cs = f->cs;
+			seen = f->seen;
+			selected = f->selected;
+			ncc = f->ncc;
+			cappath = f->cappath;
+		}
+		nearest = cc;
+		if (!all) {
+			if (depth == 0 && f->nodes + (i - lo) == 0)
+				f->root_cc = cc;
+			/* NOLINTNEXTLINE(bugprone-signed-char-misuse,cert-str34-c) */
+			if ((sel = selected[cc]) < 0)
+				sel = is_selected(f, db, cc);
+			if (!sel && depth > 0)
+				nearest = path[depth - 1].nearest;
+			mask = sel ? UINT64_MAX : 0;
+			path[depth].nearest = nearest;
+		}
+		path[depth].cc = cc;
+		v = vals + i * stride;
+		acc = accs + depth * nm;
+		r = cs + nearest * rec + SELF;
+#pragma GCC unroll 8
+		for (m = 0; m < nm; m++) {
+			x = (uint64_t)v[m];
+			if (!all)
+				x &= mask | keep[m];
+			acc[m] = (int64_t)x;
+			r[m] = (int64_t)((uint64_t)r[m] + x);
+			sum[m] = (int64_t)((uint64_t)sum[m] + x);
+			mag[m] |= x;
+		}
+		seen[cc] = 1;
+		cs[cc * rec + ONPATH]++;
+		depth++;
+
+		for (e = exits[i]; e > 0; e--) {
+			if (depth == 0) {
+				rc = pdb_seterr(db, PDB_EINVAL,
+				    "exit without enter");
+				upto = i + 1;
+				break;
+			}
+			depth--;
+			cc = path[depth].cc;
+			acc = accs + depth * nm;
+			r = cs + cc * rec;
+			if (--r[ONPATH] == 0 && (all || selected[cc] == 1)) {
+#pragma GCC unroll 8
+				for (m = 0; m < nm; m++)
+					r[INH(nm) + m] = (int64_t)(
+					    (uint64_t)r[INH(nm) + m] +
+					    (uint64_t)acc[m]);
+			}
+			if (depth > 0) {
+				up = acc - nm;
+#pragma GCC unroll 8
+				for (m = 0; m < nm; m++)
+					up[m] = (int64_t)((uint64_t)up[m] +
+					    (uint64_t)acc[m]);
+			}
+		}
+		if (rc != PDB_OK)
+			break;
+	}
+	f->depth = depth;
+	f->nodes += upto - lo;
+	/* An overflow before the failing node is the first error. */
+	if ((rc2 = check_run(f, db, b, lo, upto, done, sum, mag)) != PDB_OK)
+		return rc2;
+	if (rc != PDB_OK)
+		*done = i;
+	return rc;
+}
+
+static int
+f_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
+{
+	struct pdb_flat *f = arg;
+	size_t lo, hi;
+	int rc = PDB_OK;
+
+	if (f->kinds == NULL && f_begin(f, db) != PDB_OK) {
+		*done = 0;
+		return PDB_ENOMEM;
+	}
+	for (lo = 0; lo < b->n && rc == PDB_OK; lo = hi) {
+		hi = b->n - lo > (1u << RUN_BITS) ? lo + (1u << RUN_BITS) :
+		    b->n;
+		/* Unrolled for the usual schemas: folded, GHC, Clean. */
+		if (!f->all)
+			rc = run(f, db, b, lo, hi, done, f->nm, 0);
+		else if (f->nm == 1)
+			rc = run(f, db, b, lo, hi, done, 1, 1);
+		else if (f->nm == 3)
+			rc = run(f, db, b, lo, hi, done, 3, 1);
+		else if (f->nm == 6)
+			rc = run(f, db, b, lo, hi, done, 6, 1);
+		else
+			rc = run(f, db, b, lo, hi, done, f->nm, 1);
+	}
+	return rc;
 }
 
 struct pdb_flat *
@@ -323,6 +518,7 @@ pdb_flat_new(const struct pdb_sel *sel)
 	f->sink.begin = f_begin;
 	f->sink.enter = f_enter;
 	f->sink.exit = f_exit;
+	f->sink.nodes = f_nodes;
 	f->sink.arg = f;
 	return f;
 }
@@ -333,15 +529,17 @@ pdb_flat_free(struct pdb_flat *f)
 	if (f == NULL)
 		return;
 	free(f->kinds);
-	free(f->self);
-	free(f->inh);
-	free(f->onpath);
+	free(f->csmem);
 	free(f->selected);
 	free(f->seen);
 	free(f->path);
 	free(f->acc);
 	free(f->total);
 	free(f->range);
+	free(f->keep);
+	free(f->range0);
+	free(f->sum);
+	free(f->mag);
 	free(f);
 }
 
@@ -372,13 +570,15 @@ pdb_flat_selected(const struct pdb_flat *f, uint32_t cc)
 int64_t
 pdb_flat_self(const struct pdb_flat *f, uint32_t cc, unsigned m)
 {
-	return cc < f->ncc && m < f->nm ? f->self[(size_t)cc * f->nm + m] : 0;
+	return cc < f->ncc && m < f->nm ?
+	    f->cs[cc * REC(f->nm) + SELF + m] : 0;
 }
 
 int64_t
 pdb_flat_inherited(const struct pdb_flat *f, uint32_t cc, unsigned m)
 {
-	return cc < f->ncc && m < f->nm ? f->inh[(size_t)cc * f->nm + m] : 0;
+	return cc < f->ncc && m < f->nm ?
+	    f->cs[cc * REC(f->nm) + INH(f->nm) + m] : 0;
 }
 
 int64_t

@@ -20,7 +20,7 @@ pdb_hot_stack(const struct pdb *db, unsigned m)
 		return PDB_NONE;
 	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
 	    n = pdb_walk_next(db, n, NULL)) {
-		v = db->values[(size_t)n * db->nmetrics + m];
+		v = pdbi_value(db, n, m);
 		if (best == PDB_NONE || v > bestv) {
 			best = n;
 			bestv = v;
@@ -89,7 +89,7 @@ top_stacks_slowly(const struct pdb *db, unsigned m, uint32_t *top, size_t n)
 		for (node = pdb_walk_first(db, NULL), rank = 0;
 		    node != PDB_NONE;
 		    node = pdb_walk_next(db, node, NULL), rank++) {
-			v = db->values[(size_t)node * db->nmetrics + m];
+			v = pdbi_value(db, node, m);
 			if (v == 0 || (k > 0 && (v > last.value ||
 			    (v == last.value && rank <= last.rank))))
 				continue;
@@ -121,7 +121,7 @@ pdb_top_stacks(const struct pdb *db, unsigned m, uint32_t *top, size_t n)
 		return top_stacks_slowly(db, m, top, n);
 	for (node = pdb_walk_first(db, NULL); node != PDB_NONE;
 	    node = pdb_walk_next(db, node, NULL), rank++) {
-		v = db->values[(size_t)node * db->nmetrics + m];
+		v = pdbi_value(db, node, m);
 		if (v == 0)
 			continue;
 		r[k].value = v;

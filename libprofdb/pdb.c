@@ -50,9 +50,11 @@ pdb_free(struct pdb *db)
 	free(db->ccs);
 	free(db->cc_hash);
 	free(db->nodes);
-	free(db->values);
-	free(db->kids);
-	pdbi_map_free(&db->memo);
+	for (i = 0; i < db->nmetrics; i++)
+		free(db->cols[i].v);
+	free(db->cols);
+	free(db->scratch);
+	pdbi_index_free(db);
 	free(db->namebuf);
 	db->magic = 0;
 	free(db);
@@ -200,6 +202,7 @@ pdb_metric_add(struct pdb *db, const char *name, const char *unit,
     enum pdb_kind kind, uint32_t flags, unsigned *out)
 {
 	struct pdb_metric *m;
+	int64_t *scratch;
 	char *n, *u;
 
 	if (db->nnodes > 0)
@@ -211,8 +214,14 @@ pdb_metric_add(struct pdb *db, const char *name, const char *unit,
 	if (db->nmetrics >= 256)
 		return pdb_seterr(db, PDB_EFORMAT, "too many metrics");
 	if (pdbi_grow(&db->metrics, &db->capmetrics, db->nmetrics + 1,
-	    sizeof(*db->metrics)) != PDB_OK)
+	    sizeof(*db->metrics)) != PDB_OK ||
+	    pdbi_grow(&db->cols, &db->capcols, db->nmetrics + 1,
+	    sizeof(*db->cols)) != PDB_OK)
 		return nomem(db);
+	if ((scratch = pdbi_realloc(db->scratch, (db->nmetrics + 1) *
+	    sizeof(*scratch))) == NULL)
+		return nomem(db);
+	db->scratch = scratch;
 	n = pdbi_strdup(name);
 	u = pdbi_strdup(unit ? unit : "");
 	if (n == NULL || u == NULL) {
@@ -225,6 +234,8 @@ pdb_metric_add(struct pdb *db, const char *name, const char *unit,
 	m->unit = u;
 	m->kind = kind;
 	m->flags = flags;
+	/* A new column is all zero and takes no room. */
+	pdbi_col_init(&db->cols[db->nmetrics]);
 	if (out)
 		*out = db->nmetrics;
 	db->nmetrics++;

@@ -163,8 +163,10 @@ const char	*pdb_cc_fullname(const struct pdb *, uint32_t);
 /* ---- the stack tree ---- */
 
 /*
- * Nodes are numbered densely from 0 (the root).  Every node has
- * pdb_metric_count() values: the costs of exactly its stack.
+ * Nodes are numbered densely from 0 (the root), each above its parent,
+ * and siblings in their order.  Every node has
+ * pdb_metric_count() values: the costs of exactly its stack.  Values are
+ * stored as narrow as they allow, so storing one may need memory.
  */
 uint32_t	 pdb_node_count(const struct pdb *);
 uint32_t	 pdb_node_cc(const struct pdb *, uint32_t node);
@@ -172,9 +174,19 @@ uint32_t	 pdb_node_parent(const struct pdb *, uint32_t node); /* PDB_NONE for ro
 uint32_t	 pdb_node_first_child(const struct pdb *, uint32_t node);
 uint32_t	 pdb_node_next_sibling(const struct pdb *, uint32_t node);
 uint32_t	 pdb_node_child_count(const struct pdb *, uint32_t node);
-const int64_t	*pdb_node_values(const struct pdb *, uint32_t node);
-int64_t		*pdb_node_values_mut(struct pdb *, uint32_t node);
 uint32_t	 pdb_node_depth(const struct pdb *, uint32_t node);
+/* The value of metric m at node. */
+int64_t		 pdb_node_value(const struct pdb *, uint32_t node, unsigned m);
+/*
+ * All pdb_metric_count() values of node, copied to a buffer of the
+ * handle's that stays valid until the next pdb_node_values() on the
+ * handle or until it changes (so not for two nodes at once, nor from
+ * two threads).
+ */
+const int64_t	*pdb_node_values(const struct pdb *, uint32_t node);
+/* Set the value of metric m at node. */
+int		 pdb_node_set_value(struct pdb *, uint32_t node, unsigned m,
+		    int64_t v);
 
 /* Make the root with cost centre cc.  The tree must be empty. */
 int		 pdb_root_new(struct pdb *, uint32_t cc, uint32_t *out);
@@ -195,8 +207,9 @@ int		 pdb_push(struct pdb *, uint32_t s, uint32_t cc, uint32_t *out);
  * compression: for formats whose stacks may repeat a cost centre). */
 int		 pdb_child_get(struct pdb *, uint32_t parent, uint32_t cc,
 		    uint32_t *out);
-/* Add vals (pdb_metric_count() of them) to node's values. */
-void		 pdb_node_add_values(struct pdb *, uint32_t node,
+/* Add vals (pdb_metric_count() of them) to node's values.  On failure
+ * (PDB_ENOMEM) the values are as they were. */
+int		 pdb_node_add_values(struct pdb *, uint32_t node,
 		    const int64_t *vals);
 
 /*
@@ -228,7 +241,22 @@ struct pdb	*pdb_clone_empty(const struct pdb *);
  * distinct siblings: a folded file enters one path per line, and the same
  * stack may come twice.  A callback returning non-zero stops the reader,
  * which then returns that value (use PDB_ESTOP to stop without error).
+ *
+ * A sink may also take nodes in bulk with nodes(), for which two calls a
+ * node are a large part of the work (the flat analysis).  A reader that
+ * can then hands it batches, and still calls enter() and exit() for
+ * nodes it reads one at a time (at the end of a buffer, say); events
+ * keep their order either way.  Sinks that do not take batches leave
+ * nodes NULL: a sink filled member by member must zero it.
  */
+struct pdb_batch {
+	size_t		 n;		/* nodes */
+	const uint32_t	*cc;		/* n cost centres */
+	const int64_t	*values;	/* node i's pdb_metric_count() own */
+	size_t		 stride;	/*   values are at values + i * stride */
+	const size_t	*exits;		/* n: exits that follow each enter */
+};
+
 struct pdb_sink {
 	int	(*begin)(void *arg, struct pdb *db);
 	int	(*enter)(void *arg, struct pdb *db, uint32_t cc,
@@ -236,6 +264,13 @@ struct pdb_sink {
 	int	(*exit)(void *arg, struct pdb *db);
 	int	(*end)(void *arg, struct pdb *db);
 	void	 *arg;
+	/*
+	 * Optional: node i of b is an enter of b->cc[i] with its values,
+	 * then b->exits[i] exits.  On failure *done gets the node whose
+	 * enter or exits failed, for the reader to say where.
+	 */
+	int	(*nodes)(void *arg, struct pdb *db, const struct pdb_batch *b,
+		    size_t *done);
 };
 
 /* How a tree builder turns events into nodes. */
@@ -245,12 +280,23 @@ enum pdb_build {
 	PDB_BUILD_PUSH		/* merge through Push: stacks are compressed */
 };
 
+struct pdb_sel;
+
 /* A sink that builds db's tree from events.  Free with
  * pdb_builder_free().  NULL when out of memory. */
 struct pdb_builder *pdb_builder_new(struct pdb *db, enum pdb_build);
 void		 pdb_builder_free(struct pdb_builder *);
 /* Change the mode before the first event (used once a format is known). */
 void		 pdb_builder_set_mode(struct pdb_builder *, enum pdb_build);
+/*
+ * Build the projection on sel (pdb_project_new(); NULL selects all, and
+ * so compresses) of the tree the events describe, instead of that tree.
+ * In PDB_BUILD_RAW mode the events are projected as they come, and the
+ * tree they describe never exists.  sel must outlive the builder.  Call
+ * before the first event.
+ */
+void		 pdb_builder_select(struct pdb_builder *,
+		    const struct pdb_sel *sel);
 const struct pdb_sink *pdb_builder_sink(struct pdb_builder *);
 
 /* Replay db's tree as events into sink. */
@@ -338,10 +384,18 @@ struct pdb_prune_report {
  * (matched as selection patterns are), together with its
  * subtree.  Cost metrics of what is removed are added to the parent's own
  * cost, so totals are conserved; count metrics are dropped.  The root is
- * never removed.  rep (may be NULL) gets what was folded; free its arrays
- * with pdb_prune_report_free().
+ * never removed, and the nodes left are numbered in pre-order.  rep (may
+ * be NULL) gets what was folded; free its arrays with
+ * pdb_prune_report_free().
  */
 struct pdb	*pdb_prune_new(struct pdb *db, const struct pdb_threshold *th,
+		    size_t nth, const char *const *exclude, size_t nexclude,
+		    struct pdb_prune_report *rep);
+/*
+ * pdb_prune_new() in db's own tree, in memory of about a bit a node.  On
+ * failure the tree is as it was, though perhaps numbered in pre-order.
+ */
+int		 pdb_prune(struct pdb *db, const struct pdb_threshold *th,
 		    size_t nth, const char *const *exclude, size_t nexclude,
 		    struct pdb_prune_report *rep);
 void		 pdb_prune_report_free(struct pdb_prune_report *);

@@ -8,20 +8,34 @@
  * How the stack table works.  The paper's cost-centre-stack table is the
  * node array: node n is a stack, its back pointer is parent[n] and its
  * top is cc[n].  The paper's per-stack index table (cost centre -> stack)
- * is one hash table for the whole profile, keyed by (stack, cost centre),
- * in two parts.  The children made through Push or pdb_child_get() are in
- * kids, an open-addressing table of bare node numbers: a child's key is
- * its own (parent, cc), so four bytes a slot do.  The memoised results of
- * compressing pushes, which are not children of the stack pushed onto
- * (the paper's case 3: "C5 => B6" although B6's back pointer is C4), are
- * few and live in memo with explicit keys.  Nodes appended raw by readers
- * enter the index only when a Push first needs it (index_sync).
+ * is the stack's child list, read by a short scan while the stack has at
+ * most PDBI_SCAN children; the children of a stack with more (a wide
+ * stack, marked in the bitmap wide) are also in kids, one open-addressing
+ * table for the whole profile of bare node numbers: a child's key is its
+ * own (parent, cc), so four bytes a slot do.  Most stacks have a few
+ * children, so the table stays small, and a scan reads nodes made
+ * recently, which are in the cache, where a table probe would miss it
+ * once for the slot and once more for each node it compares.  The
+ * memoised results of compressing pushes, which are not children of the
+ * stack pushed onto (the paper's case 3: "C5 => B6" although B6's back
+ * pointer is C4), are few and live in memo with explicit keys.  All of
+ * this is an index: dropping it (pdbi_index_free()) loses nothing but
+ * time.
  *
  * Tree walks use the child lists, never the index.  A node is 16 bytes:
  * it keeps its last child, and the children form a circular list through
  * next (the last child's next is the first child), so that appending a
- * child is O(1) without a first_child field.  A tree of a million nodes
- * with three metrics takes 40 MB.
+ * child is O(1) without a first_child field.  A node is always made
+ * after its parent and appended to its parent's list, so a parent's
+ * number is below its children's, and siblings are in the order of their
+ * numbers.
+ *
+ * How values are stored.  The values of metric m are a column, one
+ * element a node, of the narrowest type (enum pdbi_type) that holds every
+ * value the column has held: a column starts with no storage (all zero)
+ * and is widened in place, at most five times, when a value does not
+ * fit.  Profiles are mostly small counts, so the values of a pgcl
+ * profile's six metrics take about 20 bytes a node instead of 48.
  */
 #ifndef PDB_INT_H
 #define PDB_INT_H
@@ -33,6 +47,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "pdb.h"
 
@@ -44,6 +59,22 @@ struct pdbi_node {
 	uint32_t	 last_child;
 	uint32_t	 next;		/* circular among siblings */
 };
+
+/* Column types, narrowest first (values.c). */
+enum pdbi_type {
+	PDBI_ZERO, PDBI_U8, PDBI_S8, PDBI_U16, PDBI_S16, PDBI_U32, PDBI_S32,
+	PDBI_S64
+};
+
+struct pdbi_col {
+	unsigned char	*v;		/* capvals elements */
+	enum pdbi_type	 type;
+	unsigned	 size;		/* bytes an element */
+	int64_t		 lo, hi;	/* the values the type holds */
+};
+
+/* A stack with more children than this has them in the kids table. */
+#define PDBI_SCAN	8
 
 struct pdbi_ccrec {
 	char		*label;
@@ -91,14 +122,18 @@ struct pdb {
 	size_t		 cc_hash_cap;
 
 	struct pdbi_node *nodes;
-	int64_t		*values;	/* nodes * nmetrics */
 	uint32_t	 nnodes;
-	size_t		 capnodes, capvalues;
+	size_t		 capnodes;
+	struct pdbi_col	*cols;		/* nmetrics columns */
+	size_t		 capcols;
+	size_t		 capvals;	/* elements every column has room for */
+	int64_t		*scratch;	/* nmetrics values, for pdb_node_values() */
 
-	uint32_t	*kids;		/* children by (parent, cc); PDB_NONE empty */
-	size_t		 kidcap, nkids;
+	uint32_t	*kids;		/* children of wide stacks by (parent, cc) */
+	size_t		 kidcap, nkids;	/* slots (PDB_NONE empty), entries */
+	uint64_t	*wide;		/* bit n: node n is a wide stack */
+	size_t		 nwide;		/* words in wide */
 	struct pdbi_map	 memo;		/* compressing pushes: (stack, cc) -> stack */
-	uint32_t	 indexed;	/* nodes [0, indexed) are in kids */
 
 	char		*namebuf;	/* for pdb_cc_fullname() */
 	size_t		 namecap;
@@ -126,8 +161,164 @@ int		 pdbi_map_get(const struct pdbi_map *, uint64_t key, uint32_t *val);
 int		 pdbi_map_put(struct pdbi_map *, uint64_t key, uint32_t val);
 void		 pdbi_map_free(struct pdbi_map *);
 
+/* Append a node with values vals (NULL: zero), without touching the
+ * index. */
 int		 pdbi_node_new(struct pdb *, uint32_t parent, uint32_t cc,
-		    uint32_t *out);
+		    const int64_t *vals, uint32_t *out);
+/*
+ * Make node id (below capnodes, its values set) a child of parent, last
+ * in the list.  The caller counts it in nnodes.
+ */
+static inline void
+pdbi_node_link(struct pdb *db, uint32_t id, uint32_t parent, uint32_t cc)
+{
+	struct pdbi_node *n = &db->nodes[id], *p;
+
+	n->cc = cc;
+	n->parent = parent;
+	n->last_child = PDB_NONE;
+	n->next = id;
+	if (parent == PDB_NONE)
+		return;
+	p = &db->nodes[parent];
+	/* Into the circle after the last child, before the first. */
+	if (p->last_child != PDB_NONE) {
+		n->next = db->nodes[p->last_child].next;
+		db->nodes[p->last_child].next = id;
+	}
+	p->last_child = id;
+}
+/* The child lists from the parents, in the order of node numbers. */
+void		 pdbi_relink(struct pdb *);
+/* Give the nodes numbers in pre-order, and the depth of the deepest.
+ * Fails only for memory. */
+int		 pdbi_preorder(struct pdb *, uint32_t *maxdepth);
+/* Copy src's tree into dst, an empty pdb_clone_empty() of it. */
+int		 pdbi_tree_copy(struct pdb *dst, const struct pdb *src);
+/* Exchange the trees (nodes, values, index) of a and b, which must have
+ * the same schema and cost centres (pdb_clone_empty()). */
+void		 pdbi_tree_swap(struct pdb *a, struct pdb *b);
+
+/* Skip the overflow checks of values (a replayed tree had them). */
+void		 pdbi_builder_unchecked(struct pdb_builder *);
+
+/* The index of push.c: whether s is wide, and dropping the whole index. */
+static inline int
+pdbi_is_wide(const struct pdb *db, uint32_t s)
+{
+	return (size_t)s / 64 < db->nwide && (db->wide[s / 64] >> (s % 64) & 1);
+}
+void		 pdbi_index_free(struct pdb *);
+
+/*
+ * Values (values.c).  pdbi_value() reads one; pdbi_value_set() stores
+ * one, widening its column when needed, which only fails for memory.
+ */
+static inline int64_t
+pdbi_elem_get(const unsigned char *p, enum pdbi_type t, size_t n)
+{
+	uint16_t u16;
+	int16_t s16;
+	uint32_t u32;
+	int32_t s32;
+	int64_t s64;
+	int8_t s8;
+
+	switch (t) {
+	case PDBI_U8:
+		return p[n];
+	case PDBI_S8:
+		memcpy(&s8, p + n, 1);
+		return s8;
+	case PDBI_U16:
+		memcpy(&u16, p + n * 2, 2);
+		return u16;
+	case PDBI_S16:
+		memcpy(&s16, p + n * 2, 2);
+		return s16;
+	case PDBI_U32:
+		memcpy(&u32, p + n * 4, 4);
+		return u32;
+	case PDBI_S32:
+		memcpy(&s32, p + n * 4, 4);
+		return s32;
+	case PDBI_S64:
+		memcpy(&s64, p + n * 8, 8);
+		return s64;
+	default:
+		return 0;
+	}
+}
+
+/* Store v, which an element of size bytes holds, at element n. */
+static inline void
+pdbi_elem_put(unsigned char *p, unsigned size, size_t n, int64_t v)
+{
+	uint16_t u16 = (uint16_t)v;
+	uint32_t u32 = (uint32_t)v;
+
+	switch (size) {
+	case 1:
+		p[n] = (unsigned char)v;
+		break;
+	case 2:
+		memcpy(p + n * 2, &u16, 2);
+		break;
+	case 4:
+		memcpy(p + n * 4, &u32, 4);
+		break;
+	case 8:
+		memcpy(p + n * 8, &v, 8);
+		break;
+	default:
+		break;
+	}
+}
+
+static inline int64_t
+pdbi_value(const struct pdb *db, uint32_t n, unsigned m)
+{
+	return pdbi_elem_get(db->cols[m].v, db->cols[m].type, n);
+}
+
+static inline int
+pdbi_fits(const struct pdbi_col *c, int64_t v)
+{
+	return (uint64_t)v - (uint64_t)c->lo <= (uint64_t)c->hi -
+	    (uint64_t)c->lo;
+}
+
+/* An empty column, and widening column m to hold v too. */
+void		 pdbi_col_init(struct pdbi_col *);
+int		 pdbi_col_widen(struct pdb *, unsigned m, int64_t v);
+
+static inline int
+pdbi_value_set(struct pdb *db, uint32_t n, unsigned m, int64_t v)
+{
+	struct pdbi_col *c = &db->cols[m];
+
+	if (!pdbi_fits(c, v) && pdbi_col_widen(db, m, v) != PDB_OK)
+		return PDB_ENOMEM;
+	pdbi_elem_put(c->v, c->size, n, v);
+	return PDB_OK;
+}
+/* Make room for need nodes in every column.  Returns PDB_ENOMEM or 0. */
+int		 pdbi_cols_reserve_slow(struct pdb *, size_t need);
+
+static inline int
+pdbi_cols_reserve(struct pdb *db, size_t need)
+{
+	return need <= db->capvals ? PDB_OK : pdbi_cols_reserve_slow(db, need);
+}
+/* Set node n's values to vals.  Fails only for memory. */
+int		 pdbi_values_put(struct pdb *, uint32_t n, const int64_t *vals);
+/* Set the values of the k nodes from first (below capvals) to vals, k
+ * rows of nmetrics, stride apart.  Fails only for memory. */
+int		 pdbi_values_put_rows(struct pdb *, uint32_t first, size_t k,
+		    const int64_t *vals, size_t stride);
+/* Add vals to node n's values, wrapping as unsigned.  Fails only for
+ * memory, with nothing set on db and some values added. */
+int		 pdbi_values_add(struct pdb *, uint32_t n, const int64_t *vals);
 
 /* The child lists (see the top of this file). */
 static inline uint32_t

@@ -15,6 +15,7 @@
  *     index table.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "pdb_int.h"
 
@@ -35,15 +36,13 @@ kid_slot(uint32_t parent, uint32_t cc, size_t cap)
 	return (size_t)h & (cap - 1);
 }
 
-/* The child of s with cost centre cc in the index, or PDB_NONE. */
+/* The child of wide stack s with cost centre cc, or PDB_NONE. */
 static uint32_t
 kid_find(const struct pdb *db, uint32_t s, uint32_t cc)
 {
 	size_t i, mask = db->kidcap - 1;
 	uint32_t n;
 
-	if (db->kidcap == 0)
-		return PDB_NONE;
 	for (i = kid_slot(s, cc, db->kidcap);
 	    (n = db->kids[i]) != PDB_NONE; i = (i + 1) & mask)
 		if (db->nodes[n].parent == s && db->nodes[n].cc == cc)
@@ -51,86 +50,151 @@ kid_find(const struct pdb *db, uint32_t s, uint32_t cc)
 	return PDB_NONE;
 }
 
-/* Enter node n under its (parent, cc), replacing an earlier sibling of
- * the same cost centre (a raw tree may have two). */
+/* Make room in kids for more entries. */
 static int
+kid_reserve(struct pdb *db, size_t more)
+{
+	uint32_t *t, k;
+	size_t i, j, cap;
+
+	if ((db->nkids + more) * 4 <= db->kidcap * 3)
+		return PDB_OK;
+	for (cap = db->kidcap ? db->kidcap * 2 : 1024;
+	    (db->nkids + more) * 4 > cap * 3; cap *= 2)
+		if (cap > SIZE_MAX / 8)
+			return PDB_ENOMEM;
+	if ((t = pdbi_malloc(cap * sizeof(*t))) == NULL)
+		return PDB_ENOMEM;
+	for (i = 0; i < cap; i++)
+		t[i] = PDB_NONE;
+	for (i = 0; i < db->kidcap; i++) {
+		if ((k = db->kids[i]) == PDB_NONE)
+			continue;
+		for (j = kid_slot(db->nodes[k].parent, db->nodes[k].cc, cap);
+		    t[j] != PDB_NONE; j = (j + 1) & (cap - 1))
+			;
+		t[j] = k;
+	}
+	free(db->kids);
+	db->kids = t;
+	db->kidcap = cap;
+	return PDB_OK;
+}
+
+/* Enter node n under its (parent, cc), where there is room, replacing an
+ * earlier sibling of the same cost centre (a raw tree may have two). */
+static void
 kid_put(struct pdb *db, uint32_t n)
 {
-	uint32_t *t, k, p = db->nodes[n].parent, cc = db->nodes[n].cc;
-	size_t i, j, cap, mask;
+	uint32_t k, p = db->nodes[n].parent, cc = db->nodes[n].cc;
+	size_t i, mask = db->kidcap - 1;
 
-	if ((db->nkids + 1) * 4 > db->kidcap * 3) {
-		cap = db->kidcap ? db->kidcap * 2 : 1024;
-		if ((t = pdbi_malloc(cap * sizeof(*t))) == NULL)
-			return PDB_ENOMEM;
-		for (i = 0; i < cap; i++)
-			t[i] = PDB_NONE;
-		for (i = 0; i < db->kidcap; i++) {
-			if ((k = db->kids[i]) == PDB_NONE)
-				continue;
-			for (j = kid_slot(db->nodes[k].parent, db->nodes[k].cc,
-			    cap); t[j] != PDB_NONE; j = (j + 1) & (cap - 1))
-				;
-			t[j] = k;
-		}
-		free(db->kids);
-		db->kids = t;
-		db->kidcap = cap;
-	}
-	mask = db->kidcap - 1;
 	for (i = kid_slot(p, cc, db->kidcap); (k = db->kids[i]) != PDB_NONE;
 	    i = (i + 1) & mask)
 		if (db->nodes[k].parent == p && db->nodes[k].cc == cc) {
 			db->kids[i] = n;
-			return PDB_OK;
+			return;
 		}
 	db->kids[i] = n;
 	db->nkids++;
-	return PDB_OK;
 }
 
-/* Enter nodes appended raw since the last Push into the index. */
+/* Make s wide: its nkids children go into kids. */
 static int
-index_sync(struct pdb *db)
+make_wide(struct pdb *db, uint32_t s, size_t nkids)
 {
-	uint32_t n;
+	size_t need = (size_t)s / 64 + 1, cap = db->nwide;
+	uint32_t c, last = db->nodes[s].last_child;
+	uint64_t *w;
 
-	for (n = db->indexed; n < db->nnodes; n++) {
-		if (db->nodes[n].parent == PDB_NONE)
-			continue;
-		if (kid_put(db, n) != PDB_OK)
-			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	if (need > cap) {
+		while (cap < need)
+			cap = cap ? 2 * cap : 1024;
+		if ((w = pdbi_realloc(db->wide, cap * sizeof(*w))) == NULL)
+			return PDB_ENOMEM;
+		memset(w + db->nwide, 0, (cap - db->nwide) * sizeof(*w));
+		db->wide = w;
+		db->nwide = cap;
 	}
-	db->indexed = db->nnodes;
+	if (kid_reserve(db, nkids) != PDB_OK)
+		return PDB_ENOMEM;
+	c = last;
+	do {
+		c = db->nodes[c].next;
+		kid_put(db, c);
+	} while (c != last);
+	db->wide[s / 64] |= (uint64_t)1 << (s % 64);
 	return PDB_OK;
 }
 
-/* The stack "cc on top of s", found in the index or made as a child. */
+/*
+ * The last child of s with cost centre cc, or PDB_NONE, into *out: from
+ * the child list while it is short, else from kids, making s wide when
+ * the list turns out to be long.  Fails only for memory.
+ */
+static int
+find_child(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
+{
+	const struct pdbi_node *nodes = db->nodes;
+	uint32_t last = nodes[s].last_child, c = last, found = PDB_NONE;
+	size_t k = 0;
+
+	if (pdbi_is_wide(db, s)) {
+		*out = kid_find(db, s, cc);
+		return PDB_OK;
+	}
+	if (last != PDB_NONE)
+		do {
+			if (k++ == PDBI_SCAN) {
+				k = pdb_node_child_count(db, s);
+				if (make_wide(db, s, k) != PDB_OK)
+					return pdb_seterr(db, PDB_ENOMEM,
+					    "out of memory");
+				*out = kid_find(db, s, cc);
+				return PDB_OK;
+			}
+			c = nodes[c].next;
+			if (nodes[c].cc == cc)
+				found = c;
+		} while (c != last);
+	*out = found;
+	return PDB_OK;
+}
+
+/* The stack "cc on top of s", found or made as a child. */
 static int
 child_of(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 {
-	int rc;
+	int rc, wide;
 
-	if ((*out = kid_find(db, s, cc)) != PDB_NONE)
-		return PDB_OK;
-	if ((rc = pdbi_node_new(db, s, cc, out)) != PDB_OK)
+	if ((rc = find_child(db, s, cc, out)) != PDB_OK || *out != PDB_NONE)
 		return rc;
-	if (kid_put(db, *out) != PDB_OK)
+	if ((wide = pdbi_is_wide(db, s)) && kid_reserve(db, 1) != PDB_OK)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	db->indexed = db->nnodes;
+	if ((rc = pdbi_node_new(db, s, cc, NULL, out)) != PDB_OK)
+		return rc;
+	if (wide)
+		kid_put(db, *out);
 	return PDB_OK;
 }
 
 int
 pdb_child_get(struct pdb *db, uint32_t parent, uint32_t cc, uint32_t *out)
 {
-	int rc;
-
 	if (parent >= db->nnodes || cc >= db->nccs)
 		return pdb_seterr(db, PDB_EINVAL, "pdb_child_get: bad argument");
-	if (db->indexed < db->nnodes && (rc = index_sync(db)) != PDB_OK)
-		return rc;
 	return child_of(db, parent, cc, out);
+}
+
+void
+pdbi_index_free(struct pdb *db)
+{
+	free(db->kids);
+	free(db->wide);
+	db->kids = NULL;
+	db->wide = NULL;
+	db->kidcap = db->nkids = db->nwide = 0;
+	pdbi_map_free(&db->memo);
 }
 
 int
@@ -142,11 +206,10 @@ pdb_push(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 
 	if (s >= db->nnodes || cc >= db->nccs)
 		return pdb_seterr(db, PDB_EINVAL, "pdb_push: bad argument");
-	if (db->indexed < db->nnodes && (rc = index_sync(db)) != PDB_OK)
-		return rc;
 	/* Case 1: pushed before. */
-	if ((*out = kid_find(db, s, cc)) != PDB_NONE ||
-	    pdbi_map_get(&db->memo, index_key(s, cc), out))
+	if ((rc = find_child(db, s, cc, out)) != PDB_OK)
+		return rc;
+	if (*out != PDB_NONE || pdbi_map_get(&db->memo, index_key(s, cc), out))
 		return PDB_OK;
 	/* Walk back to find an earlier occurrence; the root is fixed. */
 	for (n = s; n != 0 && db->nodes[n].cc != cc; n = db->nodes[n].parent) {

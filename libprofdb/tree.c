@@ -2,8 +2,8 @@
 /*
  * Copyright (c) 2026 The ccstools authors
  *
- * The stack tree: a node array with parent and child links, and the
- * per-node values.  Walks are iterative: trees from files can be a
+ * The stack tree: a node array with parent and child links (the values
+ * are in values.c).  Walks are iterative: trees from files can be a
  * million levels deep.
  */
 #include <stdlib.h>
@@ -12,11 +12,11 @@
 #include "pdb_int.h"
 
 int
-pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc, uint32_t *out)
+pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc,
+    const int64_t *vals, uint32_t *out)
 {
-	struct pdbi_node *n;
-	size_t nm = db->nmetrics;
 	uint32_t id = db->nnodes;
+	unsigned m;
 
 	if (cc >= db->nccs)
 		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
@@ -25,29 +25,182 @@ pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc, uint32_t *out)
 		return pdb_seterr(db, PDB_EFORMAT, "too many nodes");
 	if (pdbi_grow(&db->nodes, &db->capnodes, (size_t)id + 1,
 	    sizeof(*db->nodes)) != PDB_OK ||
-	    (nm > 0 && pdbi_grow(&db->values, &db->capvalues,
-	    ((size_t)id + 1) * nm, sizeof(*db->values)) != PDB_OK))
+	    pdbi_cols_reserve(db, (size_t)id + 1) != PDB_OK)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	n = &db->nodes[id];
-	n->cc = cc;
-	n->parent = parent;
-	n->last_child = PDB_NONE;
-	n->next = id;
-	if (nm > 0)
-		memset(db->values + (size_t)id * nm, 0, nm * sizeof(int64_t));
-	if (parent != PDB_NONE) {
-		struct pdbi_node *p = &db->nodes[parent];
-
-		/* Into the circle after the last child, before the first. */
-		if (p->last_child != PDB_NONE) {
-			n->next = db->nodes[p->last_child].next;
-			db->nodes[p->last_child].next = id;
-		}
-		p->last_child = id;
-	}
+	if (vals == NULL)
+		for (m = 0; m < db->nmetrics; m++)
+			pdbi_elem_put(db->cols[m].v, db->cols[m].size, id, 0);
+	else if (pdbi_values_put(db, id, vals) != PDB_OK)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	pdbi_node_link(db, id, parent, cc);
 	db->nnodes++;
 	*out = id;
 	return PDB_OK;
+}
+
+void
+pdbi_relink(struct pdb *db)
+{
+	struct pdbi_node *nodes = db->nodes, *p;
+	uint32_t n;
+
+	for (n = 0; n < db->nnodes; n++) {
+		nodes[n].last_child = PDB_NONE;
+		nodes[n].next = n;
+	}
+	for (n = 0; n < db->nnodes; n++) {
+		if (nodes[n].parent == PDB_NONE)
+			continue;
+		p = &nodes[nodes[n].parent];
+		if (p->last_child != PDB_NONE) {
+			nodes[n].next = nodes[p->last_child].next;
+			nodes[p->last_child].next = n;
+		}
+		p->last_child = n;
+	}
+}
+
+/*
+ * Move every node n to number to[n], a permutation, following its
+ * cycles: the node carried goes where it belongs and picks up the one
+ * there, until the cycle closes.  The bitmap done (zeroed) marks the
+ * numbers filled.  The links are made again from the parents after.
+ */
+static void
+permute(struct pdb *db, const uint32_t *to, uint64_t *done, int64_t *vals,
+    int64_t *tmp)
+{
+	struct pdbi_node carry, t;
+	uint32_t i, j;
+	unsigned m, nm = db->nmetrics;
+
+	for (i = 0; i < db->nnodes; i++)
+		if (db->nodes[i].parent != PDB_NONE)
+			db->nodes[i].parent = to[db->nodes[i].parent];
+	for (i = 0; i < db->nnodes; i++) {
+		if (done[i / 64] >> (i % 64) & 1)
+			continue;
+		carry = db->nodes[i];
+		for (m = 0; m < nm; m++)
+			vals[m] = pdbi_value(db, i, m);
+		for (j = to[i];; j = to[j]) {
+			done[j / 64] |= (uint64_t)1 << (j % 64);
+			if (j == i)
+				break;
+			t = db->nodes[j];
+			db->nodes[j] = carry;
+			carry = t;
+			for (m = 0; m < nm; m++) {
+				tmp[m] = pdbi_value(db, j, m);
+				pdbi_elem_put(db->cols[m].v, db->cols[m].size, j,
+				    vals[m]);
+				vals[m] = tmp[m];
+			}
+		}
+		db->nodes[i] = carry;
+		for (m = 0; m < nm; m++)
+			pdbi_elem_put(db->cols[m].v, db->cols[m].size, i,
+			    vals[m]);
+	}
+	pdbi_relink(db);
+}
+
+int
+pdbi_preorder(struct pdb *db, uint32_t *maxdepth)
+{
+	uint32_t *to, n, k = 0, d = 0;
+	uint64_t *done;
+	int64_t *vals;
+	int rc = PDB_OK, ordered = 1;
+
+	*maxdepth = 0;
+	for (n = pdb_walk_first(db, &d); n != PDB_NONE;
+	    n = pdb_walk_next(db, n, &d)) {
+		ordered &= n == k++;
+		if (d > *maxdepth)
+			*maxdepth = d;
+	}
+	if (ordered)
+		return PDB_OK;
+	to = pdbi_malloc(((size_t)db->nnodes + 1) * sizeof(*to));
+	done = pdbi_calloc((size_t)db->nnodes / 64 + 1, sizeof(*done));
+	vals = pdbi_malloc(2 * ((size_t)db->nmetrics + 1) * sizeof(*vals));
+	if (to == NULL || done == NULL || vals == NULL)
+		rc = PDB_ENOMEM;
+	else {
+		k = 0;
+		for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
+		    n = pdb_walk_next(db, n, NULL))
+			to[n] = k++;
+		permute(db, to, done, vals, vals + db->nmetrics + 1);
+		/* The index names nodes by their old numbers. */
+		pdbi_index_free(db);
+	}
+	free(to);
+	free(done);
+	free(vals);
+	return rc;
+}
+
+int
+pdbi_tree_copy(struct pdb *dst, const struct pdb *src)
+{
+	size_t nn = src->nnodes, size;
+	unsigned m;
+	void *p;
+
+	if (pdbi_grow(&dst->nodes, &dst->capnodes, nn, sizeof(*dst->nodes)) ||
+	    pdbi_cols_reserve(dst, nn))
+		return pdb_seterr(dst, PDB_ENOMEM, "out of memory");
+	for (m = 0; m < src->nmetrics; m++) {
+		if ((size = src->cols[m].size) == 0)
+			continue;
+		if ((p = pdbi_realloc(dst->cols[m].v, dst->capvals * size)) ==
+		    NULL)
+			return pdb_seterr(dst, PDB_ENOMEM, "out of memory");
+		dst->cols[m].v = p;
+		dst->cols[m].type = src->cols[m].type;
+		dst->cols[m].size = src->cols[m].size;
+		dst->cols[m].lo = src->cols[m].lo;
+		dst->cols[m].hi = src->cols[m].hi;
+		memcpy(p, src->cols[m].v, nn * size);
+	}
+	if (nn > 0)
+		memcpy(dst->nodes, src->nodes, nn * sizeof(*dst->nodes));
+	dst->nnodes = src->nnodes;
+	return PDB_OK;
+}
+
+void
+pdbi_tree_swap(struct pdb *a, struct pdb *b)
+{
+	struct pdb t;
+
+	t = *a;
+	a->nodes = b->nodes;
+	a->nnodes = b->nnodes;
+	a->capnodes = b->capnodes;
+	a->cols = b->cols;
+	a->capcols = b->capcols;
+	a->capvals = b->capvals;
+	a->kids = b->kids;
+	a->kidcap = b->kidcap;
+	a->nkids = b->nkids;
+	a->wide = b->wide;
+	a->nwide = b->nwide;
+	a->memo = b->memo;
+	b->nodes = t.nodes;
+	b->nnodes = t.nnodes;
+	b->capnodes = t.capnodes;
+	b->cols = t.cols;
+	b->capcols = t.capcols;
+	b->capvals = t.capvals;
+	b->kids = t.kids;
+	b->kidcap = t.kidcap;
+	b->nkids = t.nkids;
+	b->wide = t.wide;
+	b->nwide = t.nwide;
+	b->memo = t.memo;
 }
 
 int
@@ -55,7 +208,7 @@ pdb_root_new(struct pdb *db, uint32_t cc, uint32_t *out)
 {
 	if (db->nnodes != 0)
 		return pdb_seterr(db, PDB_EINVAL, "the tree already has a root");
-	return pdbi_node_new(db, PDB_NONE, cc, out);
+	return pdbi_node_new(db, PDB_NONE, cc, NULL, out);
 }
 
 int
@@ -64,7 +217,10 @@ pdb_node_append(struct pdb *db, uint32_t parent, uint32_t cc, uint32_t *out)
 	if (parent >= db->nnodes)
 		return pdb_seterr(db, PDB_EINVAL, "node %u out of range",
 		    (unsigned)parent);
-	return pdbi_node_new(db, parent, cc, out);
+	/* The index of a wide parent would miss the new child. */
+	if (pdbi_is_wide(db, parent))
+		pdbi_index_free(db);
+	return pdbi_node_new(db, parent, cc, NULL, out);
 }
 
 uint32_t
@@ -121,41 +277,6 @@ pdb_node_depth(const struct pdb *db, uint32_t n)
 	return d;
 }
 
-const int64_t *
-pdb_node_values(const struct pdb *db, uint32_t n)
-{
-	return db->values + (size_t)n * db->nmetrics;
-}
-
-int64_t *
-pdb_node_values_mut(struct pdb *db, uint32_t n)
-{
-	return db->values + (size_t)n * db->nmetrics;
-}
-
-int
-pdbi_overflow(struct pdb *db, unsigned m, uint32_t cc)
-{
-	return pdb_seterr(db, PDB_EFORMAT, "64-bit overflow summing '%s' at "
-	    "cost centre '%s'", m < db->nmetrics ? db->metrics[m].name : "?",
-	    cc < db->nccs ? pdb_cc_fullname(db, cc) : "?");
-}
-
-void
-pdb_node_add_values(struct pdb *db, uint32_t n, const int64_t *vals)
-{
-	int64_t *v = db->values + (size_t)n * db->nmetrics;
-	unsigned m;
-
-	/*
-	 * Values from files were checked on the way in (pdbi_sum_add()),
-	 * so these sums cannot overflow; a caller adding its own values
-	 * gets them wrapped like the profilers' own unsigned counters.
-	 */
-	for (m = 0; m < db->nmetrics; m++)
-		v[m] = (int64_t)((uint64_t)v[m] + (uint64_t)vals[m]);
-}
-
 uint32_t
 pdb_walk_first(const struct pdb *db, uint32_t *depth)
 {
@@ -195,8 +316,9 @@ pdb_inclusive_new(const struct pdb *db)
 
 	if ((inc = pdbi_malloc((total ? total : 1) * sizeof(*inc))) == NULL)
 		return NULL;
-	if (total)
-		memcpy(inc, db->values, total * sizeof(*inc));
+	for (n = 0; n < db->nnodes; n++)
+		for (m = 0; m < nm; m++)
+			inc[(size_t)n * nm + m] = pdbi_value(db, n, m);
 	if ((order = pdbi_malloc(((size_t)db->nnodes + 1) *
 	    sizeof(*order))) == NULL) {
 		free(inc);

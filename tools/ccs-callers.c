@@ -124,7 +124,9 @@ relabel(struct pdb *db, const uint32_t *map)
 		else if (pdb_node_append(out, image[pdb_node_parent(db, n)], cc,
 		    &image[n]) != PDB_OK)
 			goto fail;
-		pdb_node_add_values(out, image[n], pdb_node_values(db, n));
+		if (pdb_node_add_values(out, image[n],
+		    pdb_node_values(db, n)) != PDB_OK)
+			goto fail;
 	}
 	free(image);
 	return out;
@@ -169,19 +171,21 @@ report(FILE *out, struct pdb *ct, unsigned m, int tsv, uint64_t merged,
 	struct child *kids = NULL;
 	int64_t *inc, total, v;
 	uint32_t *todo, *depth, nn = pdb_node_count(ct), n, c;
-	size_t ntodo = 0, nkids, i;
-	unsigned nm = pdb_metric_count(ct);
+	size_t ntodo = 0, nkids, capkids = 0, i;
 	char pct[32];
 	struct pdb_cc info;
 
-	if ((inc = pdb_inclusive_new(ct)) == NULL) {
-		tool_warnx("out of memory");
-		exit(TOOL_ERR);
-	}
-	total = inc[m];
+	/* Inclusive values of m only: a parent's number is below its
+	 * children's, so one pass from the last node adds them up. */
+	inc = xreallocarray(NULL, (size_t)nn + 1, sizeof(*inc));
+	for (n = 0; n < nn; n++)
+		inc[n] = pdb_node_value(ct, n, m);
+	for (n = nn; n-- > 1;)
+		inc[pdb_node_parent(ct, n)] = (int64_t)(
+		    (uint64_t)inc[pdb_node_parent(ct, n)] + (uint64_t)inc[n]);
+	total = inc[0];
 	todo = xreallocarray(NULL, (size_t)nn + 1, sizeof(*todo));
 	depth = xreallocarray(NULL, (size_t)nn + 1, sizeof(*depth));
-	kids = xreallocarray(NULL, (size_t)nn + 1, sizeof(*kids));
 	if (tsv)
 		fputs("depth\tmodule\tcost_centre\tsrc\tinclusive\n", out);
 	else {
@@ -203,7 +207,7 @@ report(FILE *out, struct pdb *ct, unsigned m, int tsv, uint64_t merged,
 	depth[0] = 0;
 	while (ntodo > 0) {
 		n = todo[--ntodo];
-		v = inc[(size_t)n * nm + m];
+		v = inc[n];
 		pdb_cc(ct, pdb_node_cc(ct, n), &info);
 		if (tsv) {
 			fprintf(out, "%" PRIu32 "\t", depth[n]);
@@ -224,8 +228,13 @@ report(FILE *out, struct pdb *ct, unsigned m, int tsv, uint64_t merged,
 		nkids = 0;
 		for (c = pdb_node_first_child(ct, n); c != PDB_NONE;
 		    c = pdb_node_next_sibling(ct, c)) {
+			if (nkids == capkids) {
+				capkids = capkids ? 2 * capkids : 64;
+				kids = xreallocarray(kids, capkids,
+				    sizeof(*kids));
+			}
 			kids[nkids].node = c;
-			kids[nkids++].value = inc[(size_t)c * nm + m];
+			kids[nkids++].value = inc[c];
 		}
 		qsort(kids, nkids, sizeof(*kids), cmp_children);
 		for (i = nkids; i-- > 0;) {
@@ -252,9 +261,10 @@ main(int argc, char *argv[])
 	struct tool_common c;
 	struct pdb *db, *ct = NULL, *t;
 	const char *name, *path, *file;
-	uint32_t *found = NULL, *map = NULL, cc, i, ncc;
+	uint32_t *found = NULL, *map = NULL, cc, i, ncc, n;
 	size_t nfound;
-	int64_t *inc, total;
+	uint64_t utotal;
+	int64_t total;
 	int ch, folded = 0, tsv = 0, m, rc;
 	FILE *out;
 
@@ -347,12 +357,10 @@ main(int argc, char *argv[])
 		rc = tool_write_profile(&c, ct);
 		goto done;
 	}
-	if ((inc = pdb_inclusive_new(db)) == NULL) {
-		tool_warnx("out of memory");
-		goto done;
-	}
-	total = inc[m];
-	free(inc);
+	/* The root's inclusive value, without an inclusive array. */
+	for (n = 0, utotal = 0; n < pdb_node_count(db); n++)
+		utotal += (uint64_t)pdb_node_value(db, n, (unsigned)m);
+	total = (int64_t)utotal;
 	if ((out = tool_output_open(&c, 0)) == NULL)
 		goto done;
 	report(out, ct, (unsigned)m, tsv, nfound, total);

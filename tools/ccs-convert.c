@@ -77,22 +77,14 @@ main(int argc, char *argv[])
 
 	db = tool_pdb_new();
 	rc = TOOL_ERR;
-	if (pdb_read_tree(db, path, c.informat, &c.opts, NULL) != PDB_OK) {
+	/* Compression is the projection on everything. */
+	if ((compress ? tool_read_projected(&c, db, path, NULL) :
+	    pdb_read_tree(db, path, c.informat, &c.opts, NULL)) != PDB_OK) {
 		tool_pdberr(db);
 		goto out;
 	}
 	if (c.metric != NULL && tool_metric(&c, db) < 0)
 		goto out;
-	if (compress) {
-		struct pdb *t = pdb_project_new(db, NULL);
-
-		if (t == NULL) {
-			tool_pdberr(db);
-			goto out;
-		}
-		pdb_free(db);
-		db = t;
-	}
 	rc = tool_write_profile(&c, db);
 out:
 	pdb_free(db);

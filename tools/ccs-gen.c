@@ -1593,9 +1593,8 @@ tb_enter(void *arg, uint32_t cc, const int64_t *v, uint32_t nkids)
 		rc = pdb_root_new(b->db, cc, &n);
 	else
 		rc = pdb_node_append(b->db, b->path[b->depth - 1], cc, &n);
-	if (rc != PDB_OK)
+	if (rc != PDB_OK || (rc = pdb_node_add_values(b->db, n, v)) != PDB_OK)
 		return rc;
-	memcpy(pdb_node_values_mut(b->db, n), v, b->nm * sizeof(*v));
 	if (b->depth == b->cap) {
 		b->cap = b->cap ? b->cap * 2 : 256;
 		b->path = xrealloc(b->path, b->cap * sizeof(*b->path));
@@ -1726,8 +1725,8 @@ write_ghcprof(const struct model *m, struct pdb *db, struct obuf *o)
 	tt = inc[0];
 	ta = inc[1];
 	for (n = 0; n < nn; n++) {
-		ccticks[pdb_node_cc(db, n)] += pdb_node_values(db, n)[0];
-		ccalloc[pdb_node_cc(db, n)] += pdb_node_values(db, n)[1];
+		ccticks[pdb_node_cc(db, n)] += pdb_node_value(db, n, 0);
+		ccalloc[pdb_node_cc(db, n)] += pdb_node_value(db, n, 1);
 	}
 
 	ob_str(o, "\t" GEN_DATE " Time and Allocation Profiling Report  "

@@ -308,18 +308,36 @@ h_begin(void *arg, struct pdb *db)
 	return 0;
 }
 
-static int
-h_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
-{
-	struct hot *h = arg;
-	struct ranked r;
-	struct level *l;
-	int64_t v;
+/* Put the open path, of own value v, in the top list (kept out of
+ * line: few nodes get there). */
+static void	top_insert(struct hot *, int64_t) __attribute__((noinline));
 
-	(void)db;
-	if (h->m < 0)
-		return PDB_ESTOP;
-	v = values != NULL ? values[h->m] : 0;
+static void
+top_insert(struct hot *h, int64_t v)
+{
+	struct ranked r;
+
+	r.v = v;
+	r.rank = h->rank;
+	if (h->nheap < h->ntop) {
+		memset(&r.st, 0, sizeof(r.st));
+		copy_path(h, h->depth, &r.st);
+		h->heap[h->nheap++] = r;
+		sift_up(h, h->nheap - 1);
+	} else if (before(&r, &h->heap[0])) {
+		r.st = h->heap[0].st;
+		copy_path(h, h->depth, &r.st);
+		h->heap[0] = r;
+		sift_down(h, 0);
+	}
+}
+
+/* A node's own value v of the metric: the hot stack, the top list. */
+static inline void
+enter(struct hot *h, uint32_t cc, int64_t v)
+{
+	struct level *l;
+
 	if (h->depth == h->cap) {
 		h->cap = h->cap ? h->cap * 2 : 256;
 		if ((h->lv = realloc(h->lv, h->cap * sizeof(*h->lv))) == NULL)
@@ -334,55 +352,87 @@ h_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 		h->hotv = v;
 		h->hotdepth = h->depth - 1;
 	}
-	if (h->ntop > 0 && v != 0) {
-		r.v = v;
-		r.rank = h->rank;
-		if (h->nheap < h->ntop) {
-			memset(&r.st, 0, sizeof(r.st));
-			copy_path(h, h->depth, &r.st);
-			h->heap[h->nheap++] = r;
-			sift_up(h, h->nheap - 1);
-		} else if (before(&r, &h->heap[0])) {
-			r.st = h->heap[0].st;
-			copy_path(h, h->depth, &r.st);
-			h->heap[0] = r;
-			sift_down(h, 0);
-		}
-	}
+	/* A later node beats the least of a full list only if larger. */
+	if (h->ntop > 0 && v != 0 &&
+	    (h->nheap < h->ntop || v > h->heap[0].v))
+		top_insert(h, v);
 	h->rank++;
+}
+
+/*
+ * A node closes: its inclusive value goes to its parent, and its arm
+ * (the node, then its best child's arm) becomes the parent's best so
+ * far if it is better.  Only then is a cell made for it.
+ */
+static inline void
+leave(struct hot *h)
+{
+	struct level *l, *p;
+	struct cell *c;
+
+	l = &h->lv[--h->depth];
+	if (h->pending && h->depth == h->hotdepth) {
+		copy_path(h, h->depth + 1, &h->hot);
+		h->pending = 0;
+	}
+	p = h->depth > 0 ? l - 1 : NULL;
+	if (p != NULL)
+		p->inc = (int64_t)((uint64_t)p->inc + (uint64_t)l->inc);
+	if (p == NULL || (l->inc > 0 && (p->best == NULL ||
+	    l->inc > p->best->inc))) {
+		c = cell_new(h);
+		c->cc = l->cc;
+		c->inc = l->inc;
+		c->next = l->best;	/* the level's reference passes to c */
+		c->refs = 1;
+		if (p == NULL) {
+			h->arm = c;
+			h->total = l->inc;
+			return;
+		}
+		cell_release(h, p->best);
+		p->best = c;
+	} else
+		cell_release(h, l->best);
+}
+
+static int
+h_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
+{
+	struct hot *h = arg;
+
+	(void)db;
+	if (h->m < 0)
+		return PDB_ESTOP;
+	enter(h, cc, values != NULL ? values[h->m] : 0);
 	return 0;
 }
 
 static int
 h_exit(void *arg, struct pdb *db)
 {
+	(void)db;
+	leave(arg);
+	return 0;
+}
+
+/* Nodes in bulk from the readers of binary formats (pdb.h). */
+static int
+h_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
+{
 	struct hot *h = arg;
-	struct level *l, *p;
-	struct cell *c;
+	const int64_t *v;
+	size_t i, e;
 
 	(void)db;
-	l = &h->lv[--h->depth];
-	if (h->pending && h->depth == h->hotdepth) {
-		copy_path(h, h->depth + 1, &h->hot);
-		h->pending = 0;
+	*done = 0;
+	if (h->m < 0)
+		return PDB_ESTOP;
+	for (i = 0, v = b->values + h->m; i < b->n; i++, v += b->stride) {
+		enter(h, b->cc[i], *v);
+		for (e = b->exits[i]; e > 0; e--)
+			leave(h);
 	}
-	c = cell_new(h);
-	c->cc = l->cc;
-	c->inc = l->inc;
-	c->next = l->best;	/* the level's reference passes to c */
-	c->refs = 1;
-	if (h->depth == 0) {
-		h->arm = c;
-		h->total = l->inc;
-		return 0;
-	}
-	p = l - 1;
-	p->inc = (int64_t)((uint64_t)p->inc + (uint64_t)l->inc);
-	if (l->inc > 0 && (p->best == NULL || l->inc > p->best->inc)) {
-		cell_release(h, p->best);
-		p->best = c;
-	} else
-		cell_release(h, c);
 	return 0;
 }
 
@@ -410,6 +460,7 @@ from_stream(struct tool_common *c, struct pdb *db, const char *path,
 	h.sink.begin = h_begin;
 	h.sink.enter = h_enter;
 	h.sink.exit = h_exit;
+	h.sink.nodes = h_nodes;
 	h.sink.arg = &h;
 	rc = pdb_read_stream(db, path, c->informat, &c->opts, &h.sink, NULL);
 	if (rc == PDB_ESTOP && h.m < 0)
@@ -535,8 +586,10 @@ main(int argc, char *argv[])
 		from_tree(db, (unsigned)m, (size_t)ntop, &res);
 	}
 	total = res.total;
-	if ((out = tool_output_open(&c, 0)) == NULL)
-		return TOOL_ERR;
+	if ((out = tool_output_open(&c, 0)) == NULL) {
+		rc = TOOL_ERR;
+		goto done;
+	}
 
 	v = res.hot.v;
 	if (tsv) {
@@ -587,6 +640,7 @@ main(int argc, char *argv[])
 		putc('\n', out);
 	}
 	rc = tool_output_close(&c, out) == 0 ? TOOL_OK : TOOL_ERR;
+done:
 	free(res.hot.cc);
 	for (i = 0; i < res.ntop; i++)
 		free(res.top[i].cc);

@@ -351,7 +351,7 @@ walk(struct tree *t)
 		/* Unless cost was left on it (everything de-selected). */
 		lvl = -1;
 		for (i = 0; i < t->nshow; i++)
-			if (pdb_node_values(db, root)[t->show[i]] != 0)
+			if (pdb_node_value(db, root, t->show[i]) != 0)
 				lvl = 0;
 	}
 	n = root;

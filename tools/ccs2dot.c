@@ -199,8 +199,12 @@ main(int argc, char *argv[])
 	}
 	c.opts.metric = c.metric;
 	c.opts.writer_opts = &dopts;
-	if ((out = tool_output_open(&c, render->binary)) == NULL)
+	if ((out = tool_output_open(&c, render->binary)) == NULL) {
+		free(focus);
+		pdb_free(db);
+		tool_common_free(&c);
 		return TOOL_ERR;
+	}
 	/* Write errors name the output, the others the input. */
 	if (pdb_write(db, out, &pdb_fmt_dot, &c.opts) != PDB_OK)
 		rc = tool_output_abort(&c, out, db, path);

@@ -617,12 +617,13 @@ utf8_seq(const unsigned char *p, unsigned long *cp)
 static int
 put_text(FILE *out, const char *s, int tsv)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *run = p;
 	unsigned long c;
 	char esc[16];
 	size_t n;
 	int w = 0;
 
+	/* Bytes that stay as they are go out a run at a time. */
 	while (*p != '\0') {
 		n = utf8_seq(p, &c);
 		esc[0] = '\0';
@@ -646,17 +647,20 @@ put_text(FILE *out, const char *s, int tsv)
 		else if (c == '\\' && tsv)
 			snprintf(esc, sizeof(esc), "\\\\");
 		if (esc[0] != '\0') {
-			if (out != NULL)
+			if (out != NULL) {
+				fwrite(run, 1, (size_t)(p - run), out);
 				fputs(esc, out);
+			}
 			w += (int)strlen(esc);
 			p += n ? n : 1;
+			run = p;
 		} else {
-			if (out != NULL)
-				fwrite(p, 1, n, out);
 			w++;
 			p += n;
 		}
 	}
+	if (out != NULL && p > run)
+		fwrite(run, 1, (size_t)(p - run), out);
 	return w;
 }
 
@@ -682,16 +686,66 @@ tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total)
 	return buf;
 }
 
-/* Replace *db by t, or fail with db's error. */
-static void
-replace(struct pdb **db, struct pdb *t)
+/*
+ * Reading through a selecting builder (pdb_builder_select()), which
+ * projects the events as they come when the format's tree is the file's
+ * (PDB_BUILD_RAW): the tree as read never exists.  Like pdb_read_tree(),
+ * give the builder the format's mode once it is known, which is when the
+ * reader begins: pdb_read_stream() has set *used by then.
+ */
+struct loader {
+	struct pdb_builder	*b;
+	const struct pdb_format	*fmt;
+	struct pdb_sink		 sink;
+};
+
+static int
+load_begin(void *arg, struct pdb *db)
 {
-	if (t == NULL) {
-		tool_pdberr(*db);
-		exit(TOOL_ERR);
-	}
-	pdb_free(*db);
-	*db = t;
+	struct loader *l = arg;
+	const struct pdb_sink *bs = pdb_builder_sink(l->b);
+
+	if (l->fmt == NULL)
+		return pdb_seterr(db, PDB_EINVAL, "format unknown when the "
+		    "reader began");
+	pdb_builder_set_mode(l->b, l->fmt->build);
+	/* The rest of the events go straight to the builder. */
+	l->sink = *bs;
+	return bs->begin != NULL ? bs->begin(bs->arg, db) : 0;
+}
+
+int
+tool_read_projected(struct tool_common *c, struct pdb *db, const char *path,
+    const struct pdb_sel *sel)
+{
+	struct loader l;
+	int rc;
+
+	memset(&l, 0, sizeof(l));
+	if ((l.b = pdb_builder_new(db, PDB_BUILD_RAW)) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	pdb_builder_select(l.b, sel);
+	l.fmt = c->informat;
+	l.sink.begin = load_begin;
+	l.sink.arg = &l;
+	rc = pdb_read_stream(db, path, c->informat, &c->opts, &l.sink, &l.fmt);
+	pdb_builder_free(l.b);
+	if (rc == PDB_OK && pdb_node_count(db) == 0)
+		rc = pdb_seterr(db, PDB_EFORMAT, "%s: no stacks in profile",
+		    strcmp(path, "-") == 0 ? "<stdin>" : path);
+	return rc;
+}
+
+/* The total of metric m: the root's inclusive value. */
+static int64_t
+total(const struct pdb *db, unsigned m)
+{
+	uint64_t t = 0;
+	uint32_t n;
+
+	for (n = 0; n < pdb_node_count(db); n++)
+		t += (uint64_t)pdb_node_value(db, n, m);
+	return (int64_t)t;
 }
 
 struct pdb *
@@ -701,18 +755,18 @@ tool_load(struct tool_common *c, const char *path,
 	struct pdb_threshold *th;
 	struct pdb *db = tool_pdb_new();
 	size_t i, nth = 0;
-	int m;
+	int m, rc;
 
 	if (rep != NULL)
 		memset(rep, 0, sizeof(*rep));
-	if (pdb_read_tree(db, path, c->informat, &c->opts, NULL) != PDB_OK) {
+	rc = pdb_sel_is_trivial(c->sel) ? pdb_read_tree(db, path, c->informat,
+	    &c->opts, NULL) : tool_read_projected(c, db, path, c->sel);
+	if (rc != PDB_OK) {
 		tool_pdberr(db);
 		exit(TOOL_ERR);
 	}
 	if (c->metric != NULL && tool_metric(c, db) < 0)
 		exit(TOOL_ERR);
-	if (!pdb_sel_is_trivial(c->sel))
-		replace(&db, pdb_project_new(db, c->sel));
 	if (c->nmins == 0 && c->min_pct < 0 && c->nexcludes == 0)
 		return db;
 	if ((th = calloc(c->nmins + 1, sizeof(*th))) == NULL) {
@@ -729,20 +783,15 @@ tool_load(struct tool_common *c, const char *path,
 		th[nth++].min = c->mins[i].min;
 	}
 	if (c->min_pct >= 0 && (m = tool_metric(c, db)) >= 0) {
-		int64_t *inc = pdb_inclusive_new(db);
-
-		if (inc == NULL) {
-			tool_warnx("out of memory");
-			exit(TOOL_ERR);
-		}
 		th[nth].metric = (unsigned)m;
 		/* Round up: a stack must reach P% to stay. */
-		th[nth++].min = (int64_t)ceil((double)inc[m] * c->min_pct /
-		    100.0);
-		free(inc);
+		th[nth++].min = (int64_t)ceil((double)total(db, (unsigned)m) *
+		    c->min_pct / 100.0);
 	}
-	replace(&db, pdb_prune_new(db, th, nth, c->excludes, c->nexcludes,
-	    rep));
+	if (pdb_prune(db, th, nth, c->excludes, c->nexcludes, rep) != PDB_OK) {
+		tool_pdberr(db);
+		exit(TOOL_ERR);
+	}
 	free(th);
 	return db;
 }

@@ -182,6 +182,14 @@ const char *tool_output_name(const struct tool_common *);
  */
 struct pdb *tool_load(struct tool_common *, const char *path,
 	    struct pdb_prune_report *rep);
+/*
+ * pdb_read_tree(), but building the projection of the tree on sel (NULL
+ * selects all, so only compresses) as it reads: only the projection is
+ * ever in memory when the format's tree is the file's (pgcl, the dump,
+ * GHC).  Returns PDB_OK or the error, set on db.
+ */
+int	tool_read_projected(struct tool_common *, struct pdb *db,
+	    const char *path, const struct pdb_sel *sel);
 /* Write db as -t (default: the native dump) to the output; returns the
  * exit status. */
 int	tool_write_profile(struct tool_common *, struct pdb *);

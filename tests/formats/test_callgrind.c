@@ -32,7 +32,6 @@ tree(const char *spec, int entries)
 	char *copy = strdup(spec), *line, *save = NULL, *frame, *fsave;
 	unsigned mt, me;
 	uint32_t node, cc;
-	int64_t *v;
 
 	cr_assert(db != NULL && copy != NULL);
 	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &mt) == 0);
@@ -59,10 +58,11 @@ tree(const char *spec, int entries)
 			} else
 				cr_assert(pdb_child_get(db, node, cc, &node) == 0);
 		}
-		v = pdb_node_values_mut(db, node);
-		v[mt] += n;
+		cr_assert(pdb_node_set_value(db, node, mt,
+		    pdb_node_value(db, node, mt) + n) == PDB_OK);
 		if (entries)
-			v[me] += 1;
+			cr_assert(pdb_node_set_value(db, node, me,
+			    pdb_node_value(db, node, me) + 1) == PDB_OK);
 	}
 	free(copy);
 	return db;
@@ -232,15 +232,12 @@ Test(callgrind, context_names)
 Test(callgrind, call_counts)
 {
 	struct pdb *db = tree("main;a 1\nmain;b;a 1\nmain;c;a 1", 1);
-	int64_t *v;
 	char *out;
 	int rc;
 
 	/* Node 1 is main;a: 7 entries; main;b gets 0. */
-	v = pdb_node_values_mut(db, 1);
-	v[1] = 7;
-	v = pdb_node_values_mut(db, 2);
-	v[1] = 0;
+	pdb_node_set_value(db, 1, 1, 7);
+	pdb_node_set_value(db, 2, 1, 0);
 	out = write_cg(db, 0, NULL, &rc);
 	cr_assert_eq(rc, PDB_OK);
 	cr_expect(strstr(out, "cfn=(2) M.a\ncalls=7 0\n") != NULL, "%s", out);
@@ -320,10 +317,10 @@ Test(callgrind, events)
 	    &m) == 0);
 	cr_assert(pdb_cc_intern(db, "main", "Main", "", 0, &cc) == 0);
 	cr_assert(pdb_root_new(db, cc, &n) == 0);
-	pdb_node_values_mut(db, n)[0] = 1;
-	pdb_node_values_mut(db, n)[2] = 2;
-	pdb_node_values_mut(db, n)[3] = -3;
-	pdb_node_values_mut(db, n)[4] = 4;
+	pdb_node_set_value(db, n, 0, 1);
+	pdb_node_set_value(db, n, 2, 2);
+	pdb_node_set_value(db, n, 3, -3);
+	pdb_node_set_value(db, n, 4, 4);
 	cr_assert(pdb_meta_set(db, "command", "prog +RTS -p") == 0);
 	cr_assert(pdb_meta_set(db, "date", "today\nand tomorrow") == 0);
 	out = write_cg(db, 0, NULL, &rc);
@@ -394,7 +391,7 @@ Test(callgrind, deep_chain, .timeout = 60)
 	cr_assert(pdb_root_new(db, f, &n) == 0);
 	for (i = 1; i < 1000000; i++) {
 		cr_assert(pdb_node_append(db, n, i % 2 ? g : f, &n) == 0);
-		pdb_node_values_mut(db, n)[0] = 1;
+		pdb_node_set_value(db, n, 0, 1);
 	}
 	out = write_cg(db, 0, NULL, &rc);
 	cr_assert_eq(rc, PDB_OK, "%s", pdb_errmsg(db));

@@ -262,8 +262,8 @@ assert_same_profile(const struct pdb *a, const struct pdb *b, const char *what)
 		    pdb_node_child_count(b, nb), "%s: children of node %u",
 		    what, i);
 		for (m = 0; m < pdb_metric_count(a); m++)
-			cr_assert_eq(pdb_node_values(a, na)[m],
-			    pdb_node_values(b, nb)[m],
+			cr_assert_eq(pdb_node_value(a, na, m),
+			    pdb_node_value(b, nb, m),
 			    "%s: value %u of node %u", what, m, i);
 		na = pdb_walk_next(a, na, &da);
 		nb = pdb_walk_next(b, nb, &db_);
@@ -399,9 +399,9 @@ Test(ccsdump, small_read)
 		cr_assert_eq(depth, (uint32_t)nodes[i][1], "node %u", i);
 		cr_assert_eq(pdb_node_child_count(db, n),
 		    (uint32_t)nodes[i][2]);
-		cr_assert_eq(pdb_node_values(db, n)[0], nodes[i][3]);
-		cr_assert_eq(pdb_node_values(db, n)[1], nodes[i][4]);
-		cr_assert_eq(pdb_node_values(db, n)[2], nodes[i][5]);
+		cr_assert_eq(pdb_node_value(db, n, 0), nodes[i][3]);
+		cr_assert_eq(pdb_node_value(db, n, 1), nodes[i][4]);
+		cr_assert_eq(pdb_node_value(db, n, 2), nodes[i][5]);
 	}
 	cr_assert_eq(i, 6);
 	free(data);
@@ -438,7 +438,8 @@ Test(ccsdump, extremes)
 	uint32_t mod, a, b, root, n;
 	size_t len, len2;
 	struct counter count = { 0, 0, 0 };
-	struct pdb_sink sink = { NULL, c_enter, c_exit, NULL, &count };
+	struct pdb_sink sink = { .enter = c_enter, .exit = c_exit,
+	    .arg = &count };
 	unsigned i;
 	char *path;
 	FILE *f;
@@ -475,8 +476,8 @@ Test(ccsdump, extremes)
 	for (i = 0; i < 4; i++) {
 		cr_assert_eq(pdb_node_append(db, root, i % 2 ? a : b, &n),
 		    PDB_OK);
-		pdb_node_values_mut(db, n)[0] = vals[i];
-		pdb_node_values_mut(db, n)[1] = vals[3 - i];
+		pdb_node_set_value(db, n, 0, vals[i]);
+		pdb_node_set_value(db, n, 1, vals[3 - i]);
 	}
 	out = write_dump(db, &len);
 	back = read_bytes(out, len, NULL, &rc, NULL);
@@ -671,7 +672,7 @@ Test(ccsdump, man_examples)
 Test(ccsdump, stream_stops_when_asked)
 {
 	struct counter c = { 0, 0, 2 };
-	struct pdb_sink sink = { NULL, c_enter, c_exit, NULL, &c };
+	struct pdb_sink sink = { .enter = c_enter, .exit = c_exit, .arg = &c };
 	unsigned char *data;
 	struct pdb *db = pdb_new();
 	char *path;

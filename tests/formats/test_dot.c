@@ -619,7 +619,7 @@ brute_force(struct pdb *db, int nonzero, struct brute *b)
 
 	memset(b, 0, sizeof(*b));
 	for (n = 0; n < pdb_node_count(db); n++) {
-		v = pdb_node_values(db, n)[0];
+		v = pdb_node_value(db, n, 0);
 		b->self[pdb_node_cc(db, n)] += v;
 		d = 0;
 		for (k = n; k != PDB_NONE; k = pdb_node_parent(db, k)) {

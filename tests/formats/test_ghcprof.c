@@ -528,8 +528,8 @@ ParameterizedTest(struct case_p *c, ghcprof, pct_profiles)
 		for (a = pdb_walk_first(db, NULL), b = pdb_walk_first(tw, NULL);
 		    a != PDB_NONE && b != PDB_NONE; a = pdb_walk_next(db, a,
 		    NULL), b = pdb_walk_next(tw, b, NULL))
-			if (pdb_node_values(db, a)[me] !=
-			    pdb_node_values(tw, b)[me] ||
+			if (pdb_node_value(db, a, me) !=
+			    pdb_node_value(tw, b, me) ||
 			    strcmp(pdb_cc_label(db, pdb_node_cc(db, a)),
 			    pdb_cc_label(tw, pdb_node_cc(tw, b))) != 0)
 				break;
@@ -614,7 +614,7 @@ Test(ghcprof, quirks_empty_and_non_ascii_labels)
 	cr_expect_eq(pdb_node_depth(db, n), 4);
 	p = pdb_node_parent(db, n);
 	cr_expect_str_eq(pdb_cc_label(db, pdb_node_cc(db, p)), "work");
-	cr_expect_eq(pdb_node_values(db, n)[mt], 418);	/* 99.8% of 419 */
+	cr_expect_eq(pdb_node_value(db, n, mt), 418);	/* 99.8% of 419 */
 	cr_expect(strstr(warnings, "quirks-N2.prof:29: empty cost-centre "
 	    "label") != NULL, "warnings: %s", warnings);
 
@@ -669,8 +669,8 @@ Test(ghcprof, empty_label_depth_inferred)
 	n = find_node(db, "");
 	cr_expect_str_eq(pdb_cc_label(db, pdb_node_cc(db, pdb_node_parent(db,
 	    n))), "main");
-	cr_expect_eq(pdb_node_values(db, n)[0], 60);
-	cr_expect_eq(pdb_node_values(db, n)[1], 600);
+	cr_expect_eq(pdb_node_value(db, n, 0), 60);
+	cr_expect_eq(pdb_node_value(db, n, 1), 600);
 	pdb_free(db);
 
 	snprintf(text, sizeof(text), "%s%s%s", head,
@@ -722,7 +722,7 @@ Test(ghcprof, old_ghc710_glued_module_and_id)
 	n = find_node(db, "many.go");
 	cr_expect_str_eq(pdb_cc_module(db, pdb_node_cc(db, n)),
 	    "Text.Parser.Combinators");
-	cr_expect_eq(pdb_node_values(db, n)[me], 245000);
+	cr_expect_eq(pdb_node_value(db, n, me), 245000);
 	cr_expect_eq(pdb_node_depth(db, n), 5);
 	n = find_node(db, "satisfy");
 	cr_expect_str_eq(pdb_cc_module(db, pdb_node_cc(db, n)),
@@ -772,11 +772,11 @@ Test(ghcprof, old_ghc82_src_with_spaces_wide_numbers)
 
 	/* entries wider than %11; 71.3% of 9848 ticks is 7021.6 */
 	n = find_node(db, "step");
-	cr_expect_eq(pdb_node_values(db, n)[me], 123456789012LL);
-	cr_expect_eq(pdb_node_values(db, n)[mt], 7022);
-	cr_expect_eq(pdb_node_values(db, n)[ma], 813029459);	/* 21.7% */
+	cr_expect_eq(pdb_node_value(db, n, me), 123456789012LL);
+	cr_expect_eq(pdb_node_value(db, n, mt), 7022);
+	cr_expect_eq(pdb_node_value(db, n, ma), 813029459);	/* 21.7% */
 	n = find_node(db, "step.go");
-	cr_expect_eq(pdb_node_values(db, n)[me], 98765432101LL);
+	cr_expect_eq(pdb_node_value(db, n, me), 98765432101LL);
 
 	/* a label with a space, a non-ASCII label */
 	n = find_node(db, "parse chunk");
@@ -807,8 +807,8 @@ Test(ghcprof, old_ghc68_milliseconds_no_processors)
 	expect_meta(db, "processors", NULL);
 	expect_meta(db, "command", "sieve +RTS -p -RTS 20000");
 	n = find_node(db, "sieve");
-	cr_expect_eq(pdb_node_values(db, n)[mt], 17);
-	cr_expect_eq(pdb_node_values(db, n)[ma], 37496523);	/* 90.9% */
+	cr_expect_eq(pdb_node_value(db, n, mt), 17);
+	cr_expect_eq(pdb_node_value(db, n, ma), 37496523);	/* 90.9% */
 	cr_expect_eq(pdb_node_depth(db, n), 3);
 	cr_expect_str_eq(pdb_cc_module(db, pdb_node_cc(db,
 	    pdb_node_parent(db, find_node(db, "CAF")))), "MAIN");

@@ -299,7 +299,7 @@ cc_sum(const struct pdb *db, const char *label, const char *name)
 
 	for (n = 0; n < pdb_node_count(db); n++)
 		if (strcmp(pdb_cc_label(db, pdb_node_cc(db, n)), label) == 0)
-			s += pdb_node_values(db, n)[m];
+			s += pdb_node_value(db, n, m);
 	return s;
 }
 
@@ -358,12 +358,12 @@ Test(pgcl, synthetic_header_and_tables)
 	cr_expect_str_eq(pdb_cc_fullname(db, pdb_node_cc(db, 0)),
 	    "System._start");
 	cr_expect_eq(pdb_node_child_count(db, 0), 2);
-	cr_expect_eq(pdb_node_values(db, 0)[0], 3);
-	cr_expect_eq(pdb_node_values(db, 0)[1], 62);
-	cr_expect_eq(pdb_node_values(db, 0)[2], 23);
-	cr_expect_eq(pdb_node_values(db, 0)[3], 28);
-	cr_expect_eq(pdb_node_values(db, 0)[4], 4);
-	cr_expect_eq(pdb_node_values(db, 0)[5], 1);
+	cr_expect_eq(pdb_node_value(db, 0, 0), 3);
+	cr_expect_eq(pdb_node_value(db, 0, 1), 62);
+	cr_expect_eq(pdb_node_value(db, 0, 2), 23);
+	cr_expect_eq(pdb_node_value(db, 0, 3), 28);
+	cr_expect_eq(pdb_node_value(db, 0, 4), 4);
+	cr_expect_eq(pdb_node_value(db, 0, 5), 1);
 	pdb_free(db);
 }
 
@@ -378,11 +378,11 @@ Test(pgcl, synthetic_values)
 
 	for (n = 0; n < pdb_node_count(db); n++) {
 		for (m = 0; m < 6; m++)
-			t[m] += pdb_node_values(db, n)[m];
+			t[m] += pdb_node_value(db, n, m);
 		if (strcmp(pdb_cc_label(db, pdb_node_cc(db, n)),
 		    "garbage_collector") == 0) {
 			gc++;
-			w = pdb_node_values(db, n)[1];
+			w = pdb_node_value(db, n, 1);
 			if (w < 0)
 				neg++;
 		}
@@ -522,8 +522,8 @@ Test(pgcl, write_version_1)
 	for (n = 0; n < 400; n++) {
 		cr_assert_eq(pdb_node_cc(db2, n), pdb_node_cc(db, n));
 		for (m = 0; m < 6; m++)
-			cr_assert_eq(pdb_node_values(db2, n)[m],
-			    pdb_node_values(db, n)[m]);
+			cr_assert_eq(pdb_node_value(db2, n, m),
+			    pdb_node_value(db, n, m));
 	}
 	unlink(path);
 	free(path);
@@ -677,13 +677,13 @@ Test(pgcl, compensate)
 	cr_assert_eq(pdb_node_count(db), 4);
 	cr_assert_eq(pdb_node_count(dbc), 4);
 	for (n = 0; n < 4; n++) {
-		cr_expect_eq(pdb_node_values(db, n)[0], raw[n]);
-		cr_expect_eq(pdb_node_values(dbc, n)[0], comp[n],
+		cr_expect_eq(pdb_node_value(db, n, 0), raw[n]);
+		cr_expect_eq(pdb_node_value(dbc, n, 0), comp[n],
 		    "node %u: %lld, want %lld", n,
-		    (long long)pdb_node_values(dbc, n)[0], (long long)comp[n]);
+		    (long long)pdb_node_value(dbc, n, 0), (long long)comp[n]);
 		/* Only ticks change. */
-		cr_expect_eq(pdb_node_values(dbc, n)[3],
-		    pdb_node_values(db, n)[3]);
+		cr_expect_eq(pdb_node_value(dbc, n, 3),
+		    pdb_node_value(db, n, 3));
 	}
 	unlink(path);
 	free(path);
@@ -704,7 +704,7 @@ Test(pgcl, compensated_written_with_zero_overhead)
 	path2 = write_temp(out, len, ".pgcl");
 	db2 = read_pgcl(path2, PDB_OPT_COMPENSATE);
 	expect_meta(db2, "overhead_per_1000", "0");
-	cr_expect_eq(pdb_node_values(db2, 0)[0], 80);
+	cr_expect_eq(pdb_node_value(db2, 0, 0), 80);
 	unlink(path);
 	unlink(path2);
 	free(path);
@@ -722,7 +722,7 @@ Test(pgcl, compensate_v1_has_no_overhead)
 	expect_meta(db, "compensated", NULL);
 	cr_expect(strstr(warnings, "not compensated") != NULL, "warnings: %s",
 	    warnings);
-	cr_expect_eq(pdb_node_values(db, 0)[0], 5);
+	cr_expect_eq(pdb_node_value(db, 0, 0), 5);
 	unlink(path);
 	free(path);
 	pdb_free(db);
@@ -746,7 +746,6 @@ Test(pgcl, writer_renumbers_and_warns)
 	unsigned char *want;
 	size_t wlen, len;
 	char *out;
-	int64_t *v;
 
 	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &ti) == 0);
 	cr_assert(pdb_metric_add(db, "alloc", "bytes", PDB_COST, 0, &ai) == 0);
@@ -763,14 +762,14 @@ Test(pgcl, writer_renumbers_and_warns)
 	cr_assert(pdb_node_append(db, n0, leaf, &n1) == 0);
 	cr_assert(pdb_node_append(db, n1, root, &n2) == 0);
 	cr_assert(pdb_node_append(db, n0, leaf, &n3) == 0);
-	v = pdb_node_values_mut(db, n0);
-	v[ti] = 7, v[ai] = 99, v[si] = 1;
-	v = pdb_node_values_mut(db, n1);
-	v[ti] = -3, v[ai] = 5, v[si] = 2;
-	v = pdb_node_values_mut(db, n2);
-	v[ti] = 4;
-	v = pdb_node_values_mut(db, n3);
-	v[ti] = 1;
+	pdb_node_set_value(db, n0, ti, 7);
+	pdb_node_set_value(db, n0, ai, 99);
+	pdb_node_set_value(db, n0, si, 1);
+	pdb_node_set_value(db, n1, ti, -3);
+	pdb_node_set_value(db, n1, ai, 5);
+	pdb_node_set_value(db, n1, si, 2);
+	pdb_node_set_value(db, n2, ti, 4);
+	pdb_node_set_value(db, n3, ti, 1);
 
 	out = write_pgcl(db, 0, &len);
 	cr_expect_str_eq(warnings,
@@ -927,7 +926,7 @@ Test(pgcl, overlong_varint)
 		    "1 0 x:ffffffffffffffffff01 0 0 0 0 0", &n);
 		db = read_bad(p, n, &path, &rc);
 		cr_expect_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
-		cr_expect_eq(pdb_node_values(db, 0)[1], -1);
+		cr_expect_eq(pdb_node_value(db, 0, 1), -1);
 		unlink(path);
 		free(path);
 		free(p);

@@ -281,6 +281,7 @@ fuzz_read(const struct pdb_format *fmt, const uint8_t *data, size_t size,
 	/* Stopped by the sink at some event: the reader returns its code. */
 	if (src == PDB_OK) {
 		memset(&st, 0, sizeof(st));
+		memset(&sink, 0, sizeof(sink));
 		st.at = seed % (2 * pdb_flat_nodes(flat) + 2);
 		st.rc = seed & 0x100 ? PDB_ESTOP : PDB_EIO;
 		sink.begin = st_begin;

@@ -44,9 +44,9 @@ Test(callers, root_has_inherited_cost_and_own_counts)
 			for (n = 0; n < pdb_node_count(db); n++) {
 				occurs |= pdb_node_cc(db, n) == cc;
 				if (on_stack(db, n, cc))
-					inh += pdb_node_values(db, n)[0];
+					inh += pdb_node_value(db, n, 0);
 				if (pdb_node_cc(db, n) == cc)
-					own += pdb_node_values(db, n)[1];
+					own += pdb_node_value(db, n, 1);
 			}
 			if ((ct = pdb_callers_new(db, cc)) == NULL) {
 				cr_expect(!occurs, "seed %lu f%u: %s", seed,
@@ -78,7 +78,8 @@ Test(callers, recursion_counts_every_entry)
 {
 	struct pdb *db = pdb_new(), *ct;
 	uint32_t mod, main_, f, g, n0, n1, n2, n3, n4, c;
-	int64_t *v, *inc;
+	const int64_t *v;
+	int64_t *inc;
 
 	cr_assert(pdb_module_add(db, "M", &mod) == PDB_OK);
 	cr_assert(pdb_cc_add(db, "MAIN", mod, "", 0, 0, &main_) == PDB_OK);
@@ -91,10 +92,10 @@ Test(callers, recursion_counts_every_entry)
 	cr_assert(pdb_node_append(db, n1, g, &n2) == PDB_OK);
 	cr_assert(pdb_node_append(db, n2, f, &n3) == PDB_OK);
 	cr_assert(pdb_node_append(db, n3, f, &n4) == PDB_OK);
-	v = pdb_node_values_mut(db, n1); v[0] = 1; v[1] = 2;
-	v = pdb_node_values_mut(db, n2); v[0] = 10; v[1] = 4;
-	v = pdb_node_values_mut(db, n3); v[0] = 100; v[1] = 8;
-	v = pdb_node_values_mut(db, n4); v[0] = 1000; v[1] = 16;
+	pdb_node_set_value(db, n1, 0, 1), pdb_node_set_value(db, n1, 1, 2);
+	pdb_node_set_value(db, n2, 0, 10), pdb_node_set_value(db, n2, 1, 4);
+	pdb_node_set_value(db, n3, 0, 100), pdb_node_set_value(db, n3, 1, 8);
+	pdb_node_set_value(db, n4, 0, 1000), pdb_node_set_value(db, n4, 1, 16);
 
 	cr_assert_not_null(ct = pdb_callers_new(db, f), "%s", pdb_errmsg(db));
 	cr_assert_eq(pdb_node_count(ct), 2, "%u nodes", pdb_node_count(ct));
@@ -102,7 +103,7 @@ Test(callers, recursion_counts_every_entry)
 	cr_assert_eq(pdb_node_child_count(ct, 0), 1);
 	c = pdb_node_first_child(ct, 0);
 	cr_expect_eq(pdb_node_cc(ct, c), main_);
-	v = pdb_node_values_mut(ct, c);
+	v = pdb_node_values(ct, c);
 	cr_expect_eq(v[0], 1111, "ticks %lld", (long long)v[0]);
 	cr_expect_eq(v[1], 26, "calls %lld", (long long)v[1]);
 	cr_assert_not_null(inc = pdb_inclusive_new(ct));

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "failalloc.h"
 #include "pdb.h"
 
 #define NCC	10		/* f0 (the root's) .. f4 in A, f5 .. f9 in B */
@@ -607,13 +608,92 @@ Test(prune, never_the_root)
 	cr_assert_eq(pdb_node_cc(out, 0), 0);
 	for (m = 0; m < NM; m++)
 		if (pdb_metric(db, m)->kind == PDB_COST)
-			cr_assert_eq(pdb_node_values(out, 0)[m], inc[m]);
+			cr_assert_eq(pdb_node_value(out, 0, m), inc[m]);
 		else
-			cr_assert_eq(pdb_node_values(out, 0)[m],
-			    pdb_node_values(db, 0)[m]);
+			cr_assert_eq(pdb_node_value(out, 0, m),
+			    pdb_node_value(db, 0, m));
 	free(inc);
 	pdb_prune_report_free(&rep);
 	pdb_free(out);
+	pdb_free(db);
+}
+
+/*
+ * In place, node for node what pdb_prune_new() makes, numbered in
+ * pre-order even when the tree was not (built through Push); and when an
+ * allocation fails, the stacks are as they were.
+ */
+Test(prune, in_place_is_prune_new)
+{
+	struct pdb_threshold th = { 0, 40 };
+	const char *ex[] = { "f3" };
+	struct pdb_prune_report rep, rep2;
+	unsigned long seed, k;
+	uint32_t n, i;
+	unsigned m;
+	int rc;
+
+	for (seed = 1; seed <= NSEEDS; seed++) {
+		struct pdb *db = random_profile(seed), *out, *in;
+
+		out = pdb_prune_new(db, &th, 1, ex, seed % 3 == 0, &rep);
+		cr_assert(out != NULL);
+		for (k = 1;; k++) {
+			in = random_profile(seed);
+			failalloc_arm(k);
+			rc = pdb_prune(in, &th, 1, ex, seed % 3 == 0, &rep2);
+			failalloc_arm(0);
+			if (rc == PDB_OK)
+				break;
+			cr_assert_eq(rc, PDB_ENOMEM, "seed %lu", seed);
+			assert_same_stacks(in, db, 0, "failed pdb_prune");
+			pdb_free(in);
+		}
+		cr_assert_eq(pdb_node_count(in), pdb_node_count(out));
+		for (n = pdb_walk_first(in, NULL), i = 0; n != PDB_NONE;
+		    n = pdb_walk_next(in, n, NULL), i++) {
+			cr_assert_eq(n, i, "seed %lu: not in pre-order", seed);
+			cr_assert_eq(pdb_node_cc(in, n), pdb_node_cc(out, n));
+			cr_assert_eq(pdb_node_parent(in, n),
+			    pdb_node_parent(out, n));
+			for (m = 0; m < NM; m++)
+				cr_assert_eq(pdb_node_value(in, n, m),
+				    pdb_node_value(out, n, m));
+		}
+		cr_assert_eq(rep.nodes_removed, rep2.nodes_removed);
+		for (m = 0; m < NM; m++) {
+			cr_assert_eq(rep.folded[m], rep2.folded[m]);
+			cr_assert_eq(rep.dropped[m], rep2.dropped[m]);
+		}
+		pdb_prune_report_free(&rep);
+		pdb_prune_report_free(&rep2);
+		pdb_free(in);
+		pdb_free(out);
+		pdb_free(db);
+	}
+}
+
+/* A metric that is zero everywhere takes no room, and prunes alike. */
+Test(prune, zero_metric)
+{
+	struct pdb_threshold th = { 0, 2 };
+	struct pdb *db = pdb_new();
+	uint32_t mod, cc, n, i;
+
+	cr_assert(pdb_module_add(db, "M", &mod) == PDB_OK);
+	cr_assert(pdb_cc_add(db, "f", mod, "", 0, 0, &cc) == PDB_OK);
+	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, NULL) == 0);
+	cr_assert(pdb_metric_add(db, "zero", "ticks", PDB_COST, 0, NULL) == 0);
+	cr_assert(pdb_root_new(db, cc, &n) == PDB_OK);
+	for (i = 1; i <= 10; i++) {
+		cr_assert(pdb_node_append(db, 0, cc, &n) == PDB_OK);
+		cr_assert(pdb_node_set_value(db, n, 0, i) == PDB_OK);
+	}
+	cr_assert(pdb_prune(db, &th, 1, NULL, 0, NULL) == PDB_OK);
+	cr_assert_eq(pdb_node_count(db), 10);
+	cr_expect_eq(pdb_node_value(db, 0, 0), 1);
+	cr_expect_eq(pdb_node_value(db, 9, 0), 10);
+	cr_expect_eq(pdb_node_value(db, 9, 1), 0);
 	pdb_free(db);
 }
 
@@ -641,8 +721,8 @@ Test(hot, match_the_definitions)
 			/* Hot stack. */
 			best = order[0];
 			for (i = 1; i < nn; i++)
-				if (pdb_node_values(db, order[i])[m] >
-				    pdb_node_values(db, best)[m])
+				if (pdb_node_value(db, order[i], m) >
+				    pdb_node_value(db, best, m))
 					best = order[i];
 			cr_assert_eq(pdb_hot_stack(db, m), best,
 			    "seed %lu: hot stack of metric %u", seed, m);
@@ -672,10 +752,10 @@ Test(hot, match_the_definitions)
 			 * in pre-order. */
 			ntop = pdb_top_stacks(db, m, top, 1024);
 			for (i = 0, k = 0; i < nn; i++)
-				k += pdb_node_values(db, order[i])[m] != 0;
+				k += pdb_node_value(db, order[i], m) != 0;
 			cr_assert_eq(ntop, k, "seed %lu: top count", seed);
 			for (i = 0; i < nn; i++) {
-				int64_t v = pdb_node_values(db, order[i])[m];
+				int64_t v = pdb_node_value(db, order[i], m);
 				size_t rank = 0;
 
 				if (v == 0)
@@ -683,8 +763,8 @@ Test(hot, match_the_definitions)
 				/* Its rank: larger ones, and equal ones
 				 * before it in pre-order. */
 				for (k = 0; k < nn; k++) {
-					int64_t w = pdb_node_values(db,
-					    order[k])[m];
+					int64_t w = pdb_node_value(db,
+					    order[k], m);
 
 					if (w != 0 && (w > v ||
 					    (w == v && k < i)))
@@ -737,7 +817,7 @@ Test(project, deep_chain)
 	q = pdb_prune_new(db, &th, 1, NULL, 0, NULL);
 	cr_assert(q != NULL);
 	cr_assert_eq(pdb_node_count(q), 999999);	/* the last one goes */
-	cr_assert_eq(pdb_node_values(q, 999998)[0], 2);
+	cr_assert_eq(pdb_node_value(q, 999998, 0), 2);
 	pdb_free(q);
 	pdb_free(p);
 	pdb_sel_free(sel);

@@ -127,7 +127,7 @@ random_recursive_profile(unsigned long seed, unsigned ncc, unsigned nnodes)
 	uint32_t mod, cc, n, parent;
 	unsigned long st = seed;
 	unsigned i;
-	int64_t *v;
+	int64_t v;
 	char name[16];
 
 	cr_assert(db != NULL && ncc >= 2);
@@ -145,10 +145,10 @@ random_recursive_profile(unsigned long seed, unsigned ncc, unsigned nnodes)
 		    rnd(&st, i);
 		cr_assert(pdb_node_append(db, parent, 1 + rnd(&st, ncc - 1),
 		    &n) == PDB_OK);
-		v = pdb_node_values_mut(db, n);
-		v[0] = rnd(&st, 4) == 0 ? 0 : (int64_t)rnd(&st, 1000) -
+		v = rnd(&st, 4) == 0 ? 0 : (int64_t)rnd(&st, 1000) -
 		    (rnd(&st, 10) == 0 ? 2000 : 0);
-		v[1] = rnd(&st, 5);
+		cr_assert(pdb_node_set_value(db, n, 0, v) == PDB_OK);
+		cr_assert(pdb_node_set_value(db, n, 1, rnd(&st, 5)) == PDB_OK);
 	}
 	return db;
 }

@@ -516,7 +516,7 @@ brute_rows(struct pdb *db, unsigned context, const struct cgfile *cg,
 	path = malloc(((size_t)nn + 1) * sizeof(*path));
 	cr_assert(path != NULL);
 	for (n = 0; n < nn; n++) {
-		c = pdb_node_values(db, n)[m];
+		c = pdb_node_value(db, n, m);
 		total += c;
 		for (d = 0, k = n; k != PDB_NONE; k = pdb_node_parent(db, k))
 			path[d++] = k;
@@ -606,7 +606,7 @@ check_profile(const char *path, struct pdb *db, unsigned context)
 			int64_t t = 0, s = 0;
 
 			for (n = 0; n < pdb_node_count(db); n++)
-				t += pdb_node_values(db, n)[m];
+				t += pdb_node_value(db, n, m);
 			for (i = 0; i < a.n; i++)
 				s += a.fn[i].self[e];
 			cr_assert_eq(a.total[e], t, "%s: total %" PRId64
@@ -617,7 +617,7 @@ check_profile(const char *path, struct pdb *db, unsigned context)
 		/* No function exceeds 100 % of a metric that is never < 0. */
 		nonneg = 1;
 		for (n = 0; n < pdb_node_count(db); n++)
-			if (pdb_node_values(db, n)[m] < 0)
+			if (pdb_node_value(db, n, m) < 0)
 				nonneg = 0;
 		for (i = 0; nonneg && i < a.n; i++)
 			cr_assert(a.fn[i].incl[e] >= 0 && a.fn[i].incl[e] <=
@@ -738,7 +738,7 @@ random_profile(unsigned seed, char **path)
 	unsigned mt, ma, me;
 	char label[16], mname[16], src[32];
 	char tmpl[] = "/tmp/ccscg-rand-XXXXXX";
-	int64_t *v;
+	int64_t v[3];
 	FILE *f;
 	int fd;
 
@@ -771,14 +771,14 @@ random_profile(unsigned seed, char **path)
 		else
 			cc = ccs[1 + rnd(&s) % (ncc - 1)];
 		cr_assert(pdb_node_append(db, parent, cc, &n) == 0);
-		v = pdb_node_values_mut(db, n);
 		v[mt] = rnd(&s) % 3 == 0 ? 0 : (int64_t)(rnd(&s) % 50);
 		v[ma] = (int64_t)(rnd(&s) % 1000);
 		if (seed % 3 == 0 && rnd(&s) % 7 == 0)
 			v[ma] = -v[ma];
 		v[me] = (int64_t)(rnd(&s) % 4);
+		cr_assert(pdb_node_add_values(db, n, v) == 0);
 	}
-	pdb_node_values_mut(db, 0)[mt] = 3;
+	pdb_node_set_value(db, 0, mt, 3);
 	fd = mkstemp(tmpl);
 	cr_assert(fd >= 0);
 	cr_assert((f = fdopen(fd, "wb")) != NULL);

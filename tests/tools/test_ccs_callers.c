@@ -509,15 +509,15 @@ Test(ccs_callers, merged_nested)
 	cr_assert_eq(pdb_root_new(db, r0, &n), 0);
 	cr_assert_eq(pdb_node_append(db, n, a, &k), 0);
 	cr_assert_eq(pdb_node_append(db, k, go1, &k), 0);
-	pdb_node_values_mut(db, k)[0] = 5;
-	pdb_node_values_mut(db, k)[1] = 1;
+	pdb_node_set_value(db, k, 0, 5);
+	pdb_node_set_value(db, k, 1, 1);
 	cr_assert_eq(pdb_node_append(db, k, go2, &k), 0);
-	pdb_node_values_mut(db, k)[0] = 3;
-	pdb_node_values_mut(db, k)[1] = 4;
+	pdb_node_set_value(db, k, 0, 3);
+	pdb_node_set_value(db, k, 1, 4);
 	cr_assert_eq(pdb_node_append(db, n, b, &k), 0);
 	cr_assert_eq(pdb_node_append(db, k, go2, &k), 0);
-	pdb_node_values_mut(db, k)[0] = 7;
-	pdb_node_values_mut(db, k)[1] = 2;
+	pdb_node_set_value(db, k, 0, 7);
+	pdb_node_set_value(db, k, 1, 2);
 	cr_assert((f = fopen(path, "wb")) != NULL);
 	cr_assert_eq(pdb_write(db, f, &pdb_fmt_ccsdump, &o), 0, "%s",
 	    pdb_errmsg(db));

@@ -243,11 +243,11 @@ Test(ccs_convert_compress, s2_4)
 	cr_assert_eq(pdb_cc_add(db, "b", mod, "", 0, -1, &b), 0);
 	cr_assert_eq(pdb_root_new(db, root, &n), 0);
 	cr_assert_eq(pdb_node_append(db, n, a, &n), 0);
-	pdb_node_values_mut(db, n)[0] = 3;
+	pdb_node_set_value(db, n, 0, 3);
 	cr_assert_eq(pdb_node_append(db, n, b, &n), 0);
-	pdb_node_values_mut(db, n)[0] = 7;
+	pdb_node_set_value(db, n, 0, 7);
 	cr_assert_eq(pdb_node_append(db, n, a, &n), 0);
-	pdb_node_values_mut(db, n)[0] = 1;
+	pdb_node_set_value(db, n, 0, 1);
 	cr_assert((f = fopen(dump, "wb")) != NULL);
 	cr_assert_eq(pdb_write(db, f, &pdb_fmt_ccsdump, &o), 0, "%s",
 	    pdb_errmsg(db));

@@ -308,7 +308,7 @@ measure(const char *path, struct shape *sh)
 		k = pdb_node_child_count(db, n);
 		if (k > sh->maxkids)
 			sh->maxkids = k;
-		v[n] = pdb_node_values(db, n)[0];
+		v[n] = pdb_node_value(db, n, 0);
 		total += v[n];
 		/* Distinct parent cost centres, counted roughly. */
 		p = pdb_node_parent(db, n);

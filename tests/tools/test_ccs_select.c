@@ -491,6 +491,11 @@ Test(ccs_select, reads_stdin)
 	    "ccs-select -d b " THETA " | ccs-stacks");
 	same_output("cat " THETA " | ccs-select -d b | ccs-stacks",
 	    "ccs-select -d b " THETA " | ccs-stacks");
+	/* The format is known only once read: the same projection. */
+	same_output("cat " PGCL " | ccs-select -d 'Mod1.*' -t json",
+	    "ccs-select -d 'Mod1.*' -t json " PGCL);
+	same_output("cat " GHC_P2 " | ccs-select -s '*a*' -t json",
+	    "ccs-select -f ghc-prof -s '*a*' -t json " GHC_P2);
 }
 
 /*

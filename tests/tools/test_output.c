@@ -305,6 +305,34 @@ Test(output, o_into_missing_directory)
 	run_free(&r);
 }
 
+/*
+ * Every tool, when its output cannot be made: exit 1 with one message.
+ * With SAN=1 this also checks that nothing leaks on the way out.
+ */
+Test(output, o_into_missing_directory_every_tool, .timeout = 300)
+{
+	struct run r;
+	char want[256];
+	size_t i;
+
+	for (i = 0; i < NTOOLS; i++) {
+		const struct tool *t = &tools[i];
+
+		if (!built(t->name))
+			continue;
+		run(&r, "%s %s -o /nonexistent-dir/x %s", t->name, t->args,
+		    GHC_PA);
+		snprintf(want, sizeof(want), "%s: /nonexistent-dir/x: No such "
+		    "file or directory\n", t->name);
+		cr_expect_eq(r.status, 1, "%s %s -o /nonexistent-dir/x: exit %d",
+		    t->name, t->args, r.status);
+		cr_expect(err_is(r.err, want), "%s %s -o /nonexistent-dir/x: %s",
+		    t->name, t->args, r.err);
+		cr_expect_str_empty(r.out);
+		run_free(&r);
+	}
+}
+
 /* Devices cannot be replaced by a rename: they are written directly. */
 Test(output, o_dev_null_is_written_not_replaced)
 {

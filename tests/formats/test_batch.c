@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The batch path of the binary readers (struct pdb_batch): pgcl and dump
+ * files of thousands of nodes, with recursion, negative and huge values,
+ * read by the flat analysis in batches and one event at a time must give
+ * the same answers, and the same errors at the same offsets.  Also the
+ * pieces: the node decoders against a byte-by-byte one, and pdb_crc32()
+ * against zlib.
+ */
+#include <criterion/criterion.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "formats.h"
+#include "pdb.h"
+#include "testutil.h"
+
+/* ---- encoders, independent of the readers ---- */
+
+struct enc {
+	unsigned char	*b;
+	size_t		 len, cap;
+};
+
+static void
+put_bytes(struct enc *e, const void *p, size_t n)
+{
+	if (e->len + n > e->cap) {
+		e->cap = (e->len + n) * 2 + 64;
+		cr_assert((e->b = realloc(e->b, e->cap)) != NULL);
+	}
+	memcpy(e->b + e->len, p, n);
+	e->len += n;
+}
+
+static void
+put_varint(struct enc *e, uint64_t v)
+{
+	unsigned char c;
+
+	do {
+		c = v & 0x7f;
+		v >>= 7;
+		if (v)
+			c |= 0x80;
+		put_bytes(e, &c, 1);
+	} while (v);
+}
+
+static void
+put_u32(struct enc *e, uint32_t v)
+{
+	unsigned char b[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff,
+	    v >> 24 };
+
+	put_bytes(e, b, 4);
+}
+
+static void
+put_str(struct enc *e, const char *s)
+{
+	put_varint(e, strlen(s));
+	put_bytes(e, s, strlen(s));
+}
+
+static uint64_t
+rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+#define NCC	40
+#define NMAX	8
+
+/*
+ * A random tree in pre-order: cost centre, nm values, child count.  Cost
+ * centres repeat on a path (recursion); values are mostly small, some
+ * negative, a few above 2^53 (where the batch sums are checked value by
+ * value), none large enough for 20000 nodes to overflow.
+ */
+struct node {
+	uint32_t	 cc;
+	int64_t		 v[NMAX];
+	uint64_t	 nch;
+};
+
+static size_t
+random_tree(uint64_t seed, size_t n, unsigned nm, int neg, struct node *t)
+{
+	uint64_t s = seed * 0x9e3779b97f4a7c15ULL | 1, r;
+	size_t *open, depth = 0, i;
+	unsigned m;
+
+	cr_assert((open = calloc(n + 1, sizeof(*open))) != NULL);
+	for (i = 0; i < n; i++) {
+		if (i > 0) {
+			/* Down, or up some levels but never past the root. */
+			if (rnd(&s) % 2)
+				depth -= rnd(&s) % depth;
+			t[open[depth - 1]].nch++;
+		}
+		open[depth++] = i;
+		t[i].cc = (uint32_t)(rnd(&s) % NCC);
+		t[i].nch = 0;
+		for (m = 0; m < nm; m++) {
+			r = rnd(&s);
+			t[i].v[m] = (int64_t)(r % 8 == 0 ? r >> 40 :
+			    r % 64 == 1 ? r >> 14 : r % 512 == 3 ? r >> 8 :
+			    r >> 60);
+			if (neg && r % 5 == 2)
+				t[i].v[m] = -t[i].v[m];
+		}
+	}
+	free(open);
+	return n;
+}
+
+/* The tree as a dump, whose last metric (of several) is a count. */
+static char *
+dump_file(const struct node *t, size_t n, unsigned nm)
+{
+	struct enc e = { 0 };
+	unsigned char crc[4];
+	uLong c;
+	size_t i;
+	unsigned m;
+	char name[16], *p;
+
+	put_bytes(&e, "\211CCSDUMP\r\n\032\n", 12);
+	put_varint(&e, 1);
+	put_varint(&e, 0);
+	put_varint(&e, nm);
+	for (m = 0; m < nm; m++) {
+		snprintf(name, sizeof(name), "m%u", m);
+		put_str(&e, name);
+		put_str(&e, "u");
+		put_varint(&e, m == nm - 1 && nm > 1 ? PDB_COUNT : PDB_COST);
+		put_varint(&e, 0);
+	}
+	put_varint(&e, 2);
+	put_str(&e, "Lib");
+	put_str(&e, "Main");
+	put_varint(&e, NCC);
+	for (i = 0; i < NCC; i++) {
+		snprintf(name, sizeof(name), "f%zu", i);
+		put_str(&e, name);
+		put_varint(&e, i % 2);
+		put_str(&e, "");
+		put_varint(&e, 0);
+		put_varint(&e, (uint64_t)i << 1);
+	}
+	put_varint(&e, 1);
+	for (i = 0; i < n; i++) {
+		put_varint(&e, t[i].cc);
+		for (m = 0; m < nm; m++)
+			put_varint(&e, ((uint64_t)t[i].v[m] << 1) ^
+			    (t[i].v[m] < 0 ? UINT64_MAX : 0));
+		put_varint(&e, t[i].nch);
+	}
+	put_varint(&e, n);
+	c = crc32(0L, e.b, (uInt)e.len);
+	crc[0] = c & 0xff;
+	crc[1] = (c >> 8) & 0xff;
+	crc[2] = (c >> 16) & 0xff;
+	crc[3] = (c >> 24) & 0xff;
+	put_bytes(&e, crc, 4);
+	p = write_temp(e.b, e.len, ".dump");
+	free(e.b);
+	return p;
+}
+
+/* A pgcl version 2 file: six values a node, the words may be negative. */
+static char *
+pgcl_file(const struct node *t, size_t n)
+{
+	struct enc e = { 0 };
+	size_t i;
+	unsigned m;
+	char name[16], *p;
+
+	put_bytes(&e, "prof", 4);
+	put_u32(&e, 2);
+	put_u32(&e, 2);
+	put_u32(&e, NCC);
+	put_varint(&e, 1000);
+	put_varint(&e, 7);
+	put_bytes(&e, "Lib", 4);
+	put_bytes(&e, "Main", 5);
+	for (i = 0; i < NCC; i++) {
+		snprintf(name, sizeof(name), "f%zu", i);
+		put_varint(&e, 1 + i % 2);
+		put_bytes(&e, name, strlen(name) + 1);
+	}
+	for (i = 0; i < n; i++) {
+		put_varint(&e, t[i].cc + 1);
+		for (m = 0; m < 6; m++)
+			put_varint(&e, (uint64_t)t[i].v[m]);
+		put_varint(&e, t[i].nch);
+	}
+	p = write_temp(e.b, e.len, ".pgcl");
+	free(e.b);
+	return p;
+}
+
+/* ---- reading both ways ---- */
+
+struct answer {
+	int		 rc;
+	char		 err[512];
+	uint64_t	 nodes;
+	int64_t		 self[NCC][NMAX], inh[NCC][NMAX], total[NMAX];
+	int		 seen[NCC], sel[NCC];
+};
+
+/* Stream path to a flat analysis, in batches or (one) event by event. */
+static void
+answer(const char *path, int one, const char *deselect, struct answer *a)
+{
+	struct pdb_sel *sel = NULL;
+	struct pdb_flat *fl;
+	struct pdb_sink s;
+	struct pdb *db;
+	unsigned m;
+	uint32_t c;
+
+	memset(a, 0, sizeof(*a));
+	if (deselect != NULL) {
+		cr_assert((sel = pdb_sel_new()) != NULL);
+		cr_assert(pdb_sel_add(sel, 0, deselect) == PDB_OK);
+	}
+	cr_assert((db = pdb_new()) != NULL);
+	cr_assert((fl = pdb_flat_new(sel)) != NULL);
+	s = *pdb_flat_sink(fl);
+	if (one)
+		s.nodes = NULL;
+	a->rc = pdb_read_stream(db, path, NULL, NULL, &s, NULL);
+	snprintf(a->err, sizeof(a->err), "%s", a->rc ? pdb_errmsg(db) : "");
+	if (a->rc == PDB_OK) {
+		a->nodes = pdb_flat_nodes(fl);
+		for (m = 0; m < pdb_metric_count(db) && m < NMAX; m++) {
+			a->total[m] = pdb_flat_total(fl, m);
+			for (c = 0; c < NCC; c++) {
+				a->self[c][m] = pdb_flat_self(fl, c, m);
+				a->inh[c][m] = pdb_flat_inherited(fl, c, m);
+			}
+		}
+		for (c = 0; c < NCC; c++) {
+			a->seen[c] = pdb_flat_seen(fl, c);
+			a->sel[c] = pdb_flat_selected(fl, c);
+		}
+	}
+	pdb_flat_free(fl);
+	pdb_sel_free(sel);
+	pdb_free(db);
+}
+
+static void
+same_both_ways(const char *path, const char *deselect, int want_rc)
+{
+	static struct answer a, b;
+
+	answer(path, 0, deselect, &a);
+	answer(path, 1, deselect, &b);
+	cr_expect_eq(a.rc, want_rc, "%s: %d %s", path, a.rc, a.err);
+	cr_expect_eq(a.rc, b.rc, "%s: batches %d, events %d", path, a.rc, b.rc);
+	cr_expect_str_eq(a.err, b.err, "%s", path);
+	cr_expect(memcmp(&a, &b, sizeof(a)) == 0,
+	    "%s (-d %s): batches and events differ", path,
+	    deselect ? deselect : "");
+}
+
+Test(batch, flat_in_batches_is_flat_by_events, .timeout = 120)
+{
+	static struct node t[20000];
+	static const unsigned nms[] = { 1, 3, 6, 4 };
+	size_t n, i;
+	unsigned k;
+	char *p;
+
+	for (k = 0; k < 8; k++) {
+		n = random_tree(k + 1, k < 4 ? 20000 : 3000, nms[k % 4], k % 2,
+		    t);
+		p = dump_file(t, n, nms[k % 4]);
+		same_both_ways(p, NULL, PDB_OK);
+		same_both_ways(p, "Main.*", PDB_OK);
+		unlink(p);
+		free(p);
+		/* pgcl has six values; words (1) may be negative. */
+		for (i = 0; i < n; i++)
+			t[i].v[0] = t[i].v[0] < 0 ? -t[i].v[0] : t[i].v[0];
+		p = pgcl_file(t, n);
+		same_both_ways(p, NULL, PDB_OK);
+		same_both_ways(p, "f1*", PDB_OK);
+		unlink(p);
+		free(p);
+	}
+}
+
+Test(batch, overflow_names_the_same_node, .timeout = 120)
+{
+	static struct node t[5000];
+	size_t n, at;
+	unsigned k;
+	char *p;
+
+	for (k = 0; k < 6; k++) {
+		n = random_tree(100 + k, 5000, 3, 1, t);
+		/* Two huge values: the second sum passes 2^63 there. */
+		at = 1000 + 700 * k;
+		t[at / 2].v[k % 3] = k % 2 ? INT64_MIN + 5 : INT64_MAX - 5;
+		t[at].v[k % 3] = k % 2 ? -(INT64_MAX / 2 + 9) : INT64_MAX / 2 + 9;
+		p = dump_file(t, n, 3);
+		same_both_ways(p, NULL, PDB_EFORMAT);
+		unlink(p);
+		free(p);
+	}
+}
+
+/* ---- the pieces ---- */
+
+/* A byte-by-byte varint, or -1 for one over 10 bytes or 64 bits. */
+static int
+ref_varint(const unsigned char **pp, uint64_t *v)
+{
+	const unsigned char *p = *pp;
+	unsigned i;
+
+	*v = 0;
+	for (i = 0; i < 10; i++) {
+		*v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (p[i] < 0x80) {
+			if (i == 9 && p[i] > 1)
+				return -1;
+			*pp = p + i + 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+#ifdef PDB_HAVE_PEXT
+static __attribute__((target("bmi,bmi2"))) int
+pext_node(const unsigned char **pp, uint64_t *v, unsigned k, int zz)
+{
+	return pdb_varints_pext(pp, v, k, zz);
+}
+#endif
+
+Test(batch, node_decoders_agree)
+{
+	unsigned char buf[256];
+	const unsigned char *p, *q;
+	uint64_t s = 42, want[16], got[16], u;
+	unsigned k, j, len, t;
+	int rc;
+
+	for (t = 0; t < 200000; t++) {
+		k = 1 + rnd(&s) % 10;
+		memset(buf, 0, sizeof(buf));
+		len = 0;
+		for (j = 0; j < k; j++) {
+			/* Lengths 1 to 10, a few bad varints. */
+			unsigned n = 1 + rnd(&s) % 10, b;
+
+			u = rnd(&s);
+			for (b = 0; b + 1 < n; b++)
+				buf[len++] = (unsigned char)(u >> (7 * b)) | 0x80;
+			buf[len++] = n == 10 ? (unsigned char)(rnd(&s) % 200 <
+			    190 ? u >> 63 : 2 + rnd(&s) % 100) :
+			    (unsigned char)(u >> (7 * b)) & 0x7f;
+		}
+		if (rnd(&s) % 50 == 0)
+			memset(buf + rnd(&s) % 20, 0xff, 11);
+		/* The reference, zigzag between the first and the last. */
+		p = buf;
+		rc = 0;
+		for (j = 0; j < k; j++) {
+			rc |= ref_varint(&p, &want[j]);
+			if (t % 2 && j > 0 && j + 1 < k)
+				want[j] = (want[j] >> 1) ^ (0 - (want[j] & 1));
+		}
+		q = buf;
+		cr_assert_eq(pdb_varints_dec(&q, got, k, t % 2) != 0, rc != 0);
+		if (rc == 0) {
+			cr_assert(q == p);
+			cr_assert(memcmp(got, want, k * sizeof(*got)) == 0);
+		}
+#ifdef PDB_HAVE_PEXT
+		if (!pdb_cpu_pext())
+			continue;
+		q = buf;
+		if (pext_node(&q, got, k, t % 2) == 0) {
+			/* It may also refuse good ones past 32 bytes. */
+			cr_assert_eq(rc, 0, "case %u", t);
+			cr_assert(q == p);
+			cr_assert(memcmp(got, want, k * sizeof(*got)) == 0,
+			    "case %u", t);
+		} else
+			cr_assert(rc != 0 || p - buf > 32, "case %u", t);
+#endif
+	}
+}
+
+Test(batch, crc32_is_zlibs)
+{
+	static unsigned char buf[(1 << 16) + 64];
+	uint64_t s = 7;
+	size_t i, len, off;
+	uint32_t c0;
+
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (unsigned char)rnd(&s);
+	for (i = 0; i < 3000; i++) {
+		len = i < 600 ? i : rnd(&s) % (1 << 16);
+		off = rnd(&s) % 64;
+		c0 = i % 3 ? (uint32_t)rnd(&s) : 0;
+		cr_assert_eq(pdb_crc32(c0, buf + off, len),
+		    (uint32_t)crc32(c0, buf + off, (uInt)len), "len %zu", len);
+	}
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * Node values, which the library stores as narrow as they allow and
+ * widens as needed: every value reads back as it was set, whatever came
+ * before or after it in its column, through the three accessors; sums
+ * wrap as unsigned; a failed widening leaves the values as they were.
+ */
+#include <criterion/criterion.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "failalloc.h"
+#include "pdb.h"
+
+#define NM	3
+
+static struct pdb *
+chain(uint32_t nnodes)
+{
+	struct pdb *db = pdb_new();
+	uint32_t mod, cc, n, i;
+
+	cr_assert(db != NULL);
+	cr_assert(pdb_module_add(db, "M", &mod) == PDB_OK);
+	cr_assert(pdb_cc_add(db, "f", mod, "", 0, 0, &cc) == PDB_OK);
+	for (i = 0; i < NM; i++)
+		cr_assert(pdb_metric_add(db, i == 0 ? "a" : i == 1 ? "b" : "c",
+		    "", i == 2 ? PDB_COUNT : PDB_COST, 0, NULL) == PDB_OK);
+	cr_assert(pdb_root_new(db, cc, &n) == PDB_OK);
+	for (i = 1; i < nnodes; i++)
+		cr_assert(pdb_node_append(db, n, cc, &n) == PDB_OK);
+	return db;
+}
+
+/* Values of every width and sign, in an order that widens step by step. */
+static const int64_t steps[] = {
+	0, 1, 255, 256, -1, 65535, -32768, 65536, 4294967295LL, -2147483648LL,
+	4294967296LL, INT64_MAX, INT64_MIN, 7
+};
+#define NSTEPS	(sizeof(steps) / sizeof(steps[0]))
+
+Test(values, read_back_as_set)
+{
+	struct pdb *db = chain(1000);
+	uint32_t n;
+	size_t i;
+	unsigned m;
+	const int64_t *v;
+
+	for (i = 0; i < NSTEPS; i++)
+		for (n = 0; n < 1000; n += 1 + (uint32_t)i)
+			for (m = 0; m < NM; m++)
+				cr_assert(pdb_node_set_value(db, n, m, m == 1 ?
+				    steps[i] / -2 : steps[i]) == PDB_OK);
+	for (n = 0; n < 1000; n++) {
+		int64_t want = 0;
+
+		/* The last step whose stride lands on n. */
+		for (i = 0; i < NSTEPS; i++)
+			if (n % (1 + i) == 0)
+				want = steps[i];
+		v = pdb_node_values(db, n);
+		for (m = 0; m < NM; m++) {
+			int64_t w = m == 1 ? want / -2 : want;
+
+			cr_assert_eq(pdb_node_value(db, n, m), w, "node %u, "
+			    "metric %u: %lld, not %lld", n, m,
+			    (long long)pdb_node_value(db, n, m), (long long)w);
+			cr_assert_eq(v[m], w);
+		}
+	}
+	pdb_free(db);
+}
+
+Test(values, sums_wrap_as_unsigned)
+{
+	struct pdb *db = chain(2);
+	int64_t add[NM] = { 1, -1, INT64_MAX };
+
+	cr_assert(pdb_node_set_value(db, 1, 0, INT64_MAX) == PDB_OK);
+	cr_assert(pdb_node_set_value(db, 1, 1, INT64_MIN) == PDB_OK);
+	cr_assert(pdb_node_set_value(db, 1, 2, 2) == PDB_OK);
+	cr_assert(pdb_node_add_values(db, 1, add) == PDB_OK);
+	cr_expect_eq(pdb_node_value(db, 1, 0), INT64_MIN);
+	cr_expect_eq(pdb_node_value(db, 1, 1), INT64_MAX);
+	cr_expect_eq(pdb_node_value(db, 1, 2), INT64_MIN + 1);
+	cr_expect_eq(pdb_node_value(db, 0, 0), 0);
+	pdb_free(db);
+}
+
+/* Widening a column needs memory: without, nothing changes. */
+Test(values, failed_widening_changes_nothing)
+{
+	struct pdb *db = chain(100000);
+	int64_t add[NM] = { 5, 1000000, 3 };
+	unsigned long k;
+	unsigned m;
+	int rc;
+
+	cr_assert(pdb_node_set_value(db, 7, 0, 1) == PDB_OK);
+	for (k = 1;; k++) {
+		failalloc_arm(k);
+		rc = pdb_node_add_values(db, 7, add);
+		failalloc_arm(0);
+		if (rc == PDB_OK)
+			break;
+		cr_assert_eq(rc, PDB_ENOMEM);
+		cr_assert_str_eq(pdb_errmsg(db), "out of memory");
+		cr_assert_eq(pdb_node_value(db, 7, 0), 1);
+		for (m = 1; m < NM; m++)
+			cr_assert_eq(pdb_node_value(db, 7, m), 0);
+	}
+	cr_assert_gt(k, 1);
+	cr_expect_eq(pdb_node_value(db, 7, 0), 6);
+	cr_expect_eq(pdb_node_value(db, 7, 1), 1000000);
+	cr_expect_eq(pdb_node_value(db, 7, 2), 3);
+	cr_expect_eq(pdb_node_value(db, 8, 1), 0);
+	pdb_free(db);
+}
