@@ -236,7 +236,8 @@ report(FILE *out, struct pdb *ct, unsigned m, int tsv, uint64_t merged,
 			kids[nkids].node = c;
 			kids[nkids++].value = inc[c];
 		}
-		qsort(kids, nkids, sizeof(*kids), cmp_children);
+		if (nkids > 1)
+			qsort(kids, nkids, sizeof(*kids), cmp_children);
 		for (i = nkids; i-- > 0;) {
 			depth[kids[i].node] = depth[n] + 1;
 			todo[ntodo++] = kids[i].node;
