@@ -487,19 +487,6 @@ rd_tables(struct rd *r, uint32_t *ccbasep, uint32_t *nccp,
 	return 0;
 }
 
-/* Make room for one more level.  Returns 0 or PDB_ENOMEM, error set. */
-static int
-ts_grow(struct tstate *ts, struct pdb *db)
-{
-	struct pdb_level *nl;
-
-	if ((nl = realloc(ts->lv, 2 * ts->cap * sizeof(*nl))) == NULL)
-		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	ts->lv = nl;
-	ts->cap *= 2;
-	return 0;
-}
-
 /*
  * The hot loop for a sink that takes batches: decode nodes straight into
  * the batch while each is surely buffered and sound, with the exits that
@@ -536,7 +523,8 @@ rd_batch(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
 		p = q;
 		if (depth == ts->cap) {
 			ts->n = depth;
-			if ((rc = ts_grow(ts, r->db)) != 0)
+			rc = pdb_levels_grow(&ts->lv, &ts->cap, r->db);
+			if (rc != 0)
 				break;
 			lv = ts->lv;
 		}
@@ -694,7 +682,8 @@ node:
 		if ((rc = sink->enter(sink->arg, db, ccbase + (uint32_t)v,
 		    vals)) != 0)
 			goto out;
-		if (ts.n == ts.cap && (rc = ts_grow(&ts, db)) != 0)
+		if (ts.n == ts.cap &&
+		    (rc = pdb_levels_grow(&ts.lv, &ts.cap, db)) != 0)
 			goto out;
 		pdb_level_child(&ts.lv[ts.n - 1], ts.n == 1);
 		e = pdb_level_push(&ts.lv[ts.n - 1], nch);

@@ -241,19 +241,6 @@ struct stack {
 	size_t		 n, cap;
 };
 
-/* Make room for one more level.  Returns 0 or PDB_ENOMEM, error set. */
-static int
-stack_grow(struct stack *st, struct pdb *db)
-{
-	struct pdb_level *nl;
-
-	if ((nl = realloc(st->lv, 2 * st->cap * sizeof(*nl))) == NULL)
-		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	st->lv = nl;
-	st->cap *= 2;
-	return 0;
-}
-
 /*
  * The hot loop for a sink that takes batches: decode nodes straight into
  * the batch while each is surely buffered, with its children's bytes,
@@ -292,7 +279,8 @@ fill_batch(struct pdb_input *in, const struct tree *t, struct pdb_batcher *bt,
 		p = q;
 		if (depth == st->cap) {
 			st->n = depth;
-			if ((rc = stack_grow(st, t->db)) != 0)
+			rc = pdb_levels_grow(&st->lv, &st->cap, t->db);
+			if (rc != 0)
 				break;
 			lv = st->lv;
 		}
@@ -471,7 +459,8 @@ node:
 			if (rc != 0)
 				goto out;
 		}
-		if (st.n == st.cap && (rc = stack_grow(&st, db)) != 0)
+		if (st.n == st.cap &&
+		    (rc = pdb_levels_grow(&st.lv, &st.cap, db)) != 0)
 			goto out;
 		pdb_level_child(&st.lv[st.n - 1], st.n == 1);
 		e = pdb_level_push(&st.lv[st.n - 1], nch);

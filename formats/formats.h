@@ -336,6 +336,11 @@ struct pdb_level {
 	uint64_t	 run;
 };
 
+/* Double the room for levels at *lv, *cap of them.  Returns 0, or
+ * PDB_ENOMEM with db's error set and *lv as it was. */
+int		 pdb_levels_grow(struct pdb_level **lv, size_t *cap,
+		    struct pdb *db);
+
 /* A child of level t starts; virt says t is level 0. */
 static inline void
 pdb_level_child(struct pdb_level *t, int virt)

@@ -322,3 +322,15 @@ pdb_cpu_pext(void)
 	return 0;
 #endif
 }
+
+int
+pdb_levels_grow(struct pdb_level **lv, size_t *cap, struct pdb *db)
+{
+	struct pdb_level *nl;
+
+	if ((nl = realloc(*lv, 2 * *cap * sizeof(*nl))) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	*lv = nl;
+	*cap *= 2;
+	return 0;
+}

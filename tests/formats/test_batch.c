@@ -24,52 +24,6 @@
 
 /* ---- encoders, independent of the readers ---- */
 
-struct enc {
-	unsigned char	*b;
-	size_t		 len, cap;
-};
-
-static void
-put_bytes(struct enc *e, const void *p, size_t n)
-{
-	if (e->len + n > e->cap) {
-		e->cap = (e->len + n) * 2 + 64;
-		cr_assert((e->b = realloc(e->b, e->cap)) != NULL);
-	}
-	memcpy(e->b + e->len, p, n);
-	e->len += n;
-}
-
-static void
-put_varint(struct enc *e, uint64_t v)
-{
-	unsigned char c;
-
-	do {
-		c = v & 0x7f;
-		v >>= 7;
-		if (v)
-			c |= 0x80;
-		put_bytes(e, &c, 1);
-	} while (v);
-}
-
-static void
-put_u32(struct enc *e, uint32_t v)
-{
-	unsigned char b[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff,
-	    v >> 24 };
-
-	put_bytes(e, b, 4);
-}
-
-static void
-put_str(struct enc *e, const char *s)
-{
-	put_varint(e, strlen(s));
-	put_bytes(e, s, strlen(s));
-}
-
 static uint64_t
 rnd(uint64_t *s)
 {
@@ -136,44 +90,44 @@ dump_file(const struct node *t, size_t n, unsigned nm)
 	unsigned m;
 	char name[16], *p;
 
-	put_bytes(&e, "\211CCSDUMP\r\n\032\n", 12);
-	put_varint(&e, 1);
-	put_varint(&e, 0);
-	put_varint(&e, nm);
+	enc_bytes(&e, "\211CCSDUMP\r\n\032\n", 12);
+	enc_varint(&e, 1);
+	enc_varint(&e, 0);
+	enc_varint(&e, nm);
 	for (m = 0; m < nm; m++) {
 		snprintf(name, sizeof(name), "m%u", m);
-		put_str(&e, name);
-		put_str(&e, "u");
-		put_varint(&e, m == nm - 1 && nm > 1 ? PDB_COUNT : PDB_COST);
-		put_varint(&e, 0);
+		enc_str(&e, name);
+		enc_str(&e, "u");
+		enc_varint(&e, m == nm - 1 && nm > 1 ? PDB_COUNT : PDB_COST);
+		enc_varint(&e, 0);
 	}
-	put_varint(&e, 2);
-	put_str(&e, "Lib");
-	put_str(&e, "Main");
-	put_varint(&e, NCC);
+	enc_varint(&e, 2);
+	enc_str(&e, "Lib");
+	enc_str(&e, "Main");
+	enc_varint(&e, NCC);
 	for (i = 0; i < NCC; i++) {
 		snprintf(name, sizeof(name), "f%zu", i);
-		put_str(&e, name);
-		put_varint(&e, i % 2);
-		put_str(&e, "");
-		put_varint(&e, 0);
-		put_varint(&e, (uint64_t)i << 1);
+		enc_str(&e, name);
+		enc_varint(&e, i % 2);
+		enc_str(&e, "");
+		enc_varint(&e, 0);
+		enc_varint(&e, (uint64_t)i << 1);
 	}
-	put_varint(&e, 1);
+	enc_varint(&e, 1);
 	for (i = 0; i < n; i++) {
-		put_varint(&e, t[i].cc);
+		enc_varint(&e, t[i].cc);
 		for (m = 0; m < nm; m++)
-			put_varint(&e, ((uint64_t)t[i].v[m] << 1) ^
+			enc_varint(&e, ((uint64_t)t[i].v[m] << 1) ^
 			    (t[i].v[m] < 0 ? UINT64_MAX : 0));
-		put_varint(&e, t[i].nch);
+		enc_varint(&e, t[i].nch);
 	}
-	put_varint(&e, n);
+	enc_varint(&e, n);
 	c = crc32(0L, e.b, (uInt)e.len);
 	crc[0] = c & 0xff;
 	crc[1] = (c >> 8) & 0xff;
 	crc[2] = (c >> 16) & 0xff;
 	crc[3] = (c >> 24) & 0xff;
-	put_bytes(&e, crc, 4);
+	enc_bytes(&e, crc, 4);
 	p = write_temp(e.b, e.len, ".dump");
 	free(e.b);
 	return p;
@@ -188,24 +142,24 @@ pgcl_file(const struct node *t, size_t n)
 	unsigned m;
 	char name[16], *p;
 
-	put_bytes(&e, "prof", 4);
-	put_u32(&e, 2);
-	put_u32(&e, 2);
-	put_u32(&e, NCC);
-	put_varint(&e, 1000);
-	put_varint(&e, 7);
-	put_bytes(&e, "Lib", 4);
-	put_bytes(&e, "Main", 5);
+	enc_bytes(&e, "prof", 4);
+	enc_u32(&e, 2);
+	enc_u32(&e, 2);
+	enc_u32(&e, NCC);
+	enc_varint(&e, 1000);
+	enc_varint(&e, 7);
+	enc_bytes(&e, "Lib", 4);
+	enc_bytes(&e, "Main", 5);
 	for (i = 0; i < NCC; i++) {
 		snprintf(name, sizeof(name), "f%zu", i);
-		put_varint(&e, 1 + i % 2);
-		put_bytes(&e, name, strlen(name) + 1);
+		enc_varint(&e, 1 + i % 2);
+		enc_bytes(&e, name, strlen(name) + 1);
 	}
 	for (i = 0; i < n; i++) {
-		put_varint(&e, t[i].cc + 1);
+		enc_varint(&e, t[i].cc + 1);
 		for (m = 0; m < 6; m++)
-			put_varint(&e, (uint64_t)t[i].v[m]);
-		put_varint(&e, t[i].nch);
+			enc_varint(&e, (uint64_t)t[i].v[m]);
+		enc_varint(&e, t[i].nch);
 	}
 	p = write_temp(e.b, e.len, ".pgcl");
 	free(e.b);

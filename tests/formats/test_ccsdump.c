@@ -27,59 +27,12 @@
 
 #define SMALL_HEX	"tests/data/dump/small.hex"
 
-/* ---- a byte buffer and an encoder, written from ccs-dump(5) ---- */
-
-struct buf {
-	unsigned char	*p;
-	size_t		 len, cap;
-};
+/* ---- an encoder, written from ccs-dump(5) ---- */
 
 static void
-b_bytes(struct buf *b, const void *p, size_t n)
+b_magic(struct enc *b)
 {
-	if (b->len + n > b->cap) {
-		b->cap = (b->len + n) * 2 + 64;
-		b->p = realloc(b->p, b->cap);
-		cr_assert(b->p != NULL);
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-static void
-b_byte(struct buf *b, unsigned c)
-{
-	unsigned char x = (unsigned char)c;
-
-	b_bytes(b, &x, 1);
-}
-
-static void
-b_varint(struct buf *b, uint64_t v)
-{
-	do {
-		b_byte(b, (v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-		v >>= 7;
-	} while (v != 0);
-}
-
-static void
-b_svarint(struct buf *b, int64_t v)
-{
-	b_varint(b, ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0));
-}
-
-static void
-b_string(struct buf *b, const char *s)
-{
-	b_varint(b, strlen(s));
-	b_bytes(b, s, strlen(s));
-}
-
-static void
-b_magic(struct buf *b)
-{
-	b_bytes(b, "\x89" "CCSDUMP\r\n\x1a\n", 12);
+	enc_bytes(b, "\x89" "CCSDUMP\r\n\x1a\n", 12);
 }
 
 /*
@@ -87,55 +40,55 @@ b_magic(struct buf *b)
  * (ticks, a cost), modules M and N, and five cost centres c0..c4.
  */
 static void
-b_header(struct buf *b)
+b_header(struct enc *b)
 {
 	int i;
 	char name[8];
 
 	b_magic(b);
-	b_varint(b, 1);
-	b_varint(b, 1);
-	b_string(b, "program");
-	b_string(b, "test");
-	b_varint(b, 1);
-	b_string(b, "ticks");
-	b_string(b, "ticks");
-	b_varint(b, 0);
-	b_varint(b, 0);
-	b_varint(b, 2);
-	b_string(b, "M");
-	b_string(b, "N");
-	b_varint(b, 5);
+	enc_varint(b, 1);
+	enc_varint(b, 1);
+	enc_str(b, "program");
+	enc_str(b, "test");
+	enc_varint(b, 1);
+	enc_str(b, "ticks");
+	enc_str(b, "ticks");
+	enc_varint(b, 0);
+	enc_varint(b, 0);
+	enc_varint(b, 2);
+	enc_str(b, "M");
+	enc_str(b, "N");
+	enc_varint(b, 5);
 	for (i = 0; i < 5; i++) {
 		snprintf(name, sizeof(name), "c%d", i);
-		b_string(b, name);
-		b_varint(b, (uint64_t)i % 2);
-		b_string(b, "");
-		b_varint(b, 0);
-		b_svarint(b, i);
+		enc_str(b, name);
+		enc_varint(b, (uint64_t)i % 2);
+		enc_str(b, "");
+		enc_varint(b, 0);
+		enc_svarint(b, i);
 	}
 }
 
 /* A node of the one-metric header. */
 static void
-b_node(struct buf *b, uint64_t cc, int64_t ticks, uint64_t kids)
+b_node(struct enc *b, uint64_t cc, int64_t ticks, uint64_t kids)
 {
-	b_varint(b, cc);
-	b_svarint(b, ticks);
-	b_varint(b, kids);
+	enc_varint(b, cc);
+	enc_svarint(b, ticks);
+	enc_varint(b, kids);
 }
 
 static void
-b_trailer(struct buf *b, uint64_t nodes)
+b_trailer(struct enc *b, uint64_t nodes)
 {
 	uint32_t crc;
 
-	b_varint(b, nodes);
-	crc = (uint32_t)crc32(0L, b->p, (uInt)b->len);
-	b_byte(b, crc & 0xff);
-	b_byte(b, (crc >> 8) & 0xff);
-	b_byte(b, (crc >> 16) & 0xff);
-	b_byte(b, crc >> 24);
+	enc_varint(b, nodes);
+	crc = (uint32_t)crc32(0L, b->b, (uInt)b->len);
+	enc_byte(b, crc & 0xff);
+	enc_byte(b, (crc >> 8) & 0xff);
+	enc_byte(b, (crc >> 16) & 0xff);
+	enc_byte(b, crc >> 24);
 }
 
 /* The bytes of a .hex file: hex pairs, '#' to the end of a line ignored. */
@@ -143,7 +96,7 @@ static unsigned char *
 hex_load(const char *path, size_t *lenp)
 {
 	char *text = slurp(path, NULL), *s;
-	struct buf b = { NULL, 0, 0 };
+	struct enc b = { NULL, 0, 0 };
 	unsigned x;
 
 	cr_assert(text != NULL, "cannot read %s", path);
@@ -154,14 +107,14 @@ hex_load(const char *path, size_t *lenp)
 		} else if (sscanf(s, "%2x", &x) == 1 && s[1] != '\0' &&
 		    strchr("0123456789abcdefABCDEF", s[0]) &&
 		    strchr("0123456789abcdefABCDEF", s[1])) {
-			b_byte(&b, x);
+			enc_byte(&b, x);
 			s += 2;
 		} else
 			s++;
 	}
 	free(text);
 	*lenp = b.len;
-	return b.p;
+	return b.b;
 }
 
 /* ---- reading and writing through the format layer ---- */
@@ -703,7 +656,7 @@ Test(ccsdump, stream_stops_when_asked)
 /* A chain c0, c1, c0, c1, ... DEEP nodes deep, one tick each. */
 Test(ccsdump, deep_chain, .timeout = 120)
 {
-	struct buf b = { NULL, 0, 0 };
+	struct enc b = { NULL, 0, 0 };
 	unsigned char *out;
 	struct pdb *db;
 	struct run r;
@@ -713,12 +666,12 @@ Test(ccsdump, deep_chain, .timeout = 120)
 	int rc;
 
 	b_header(&b);
-	b_varint(&b, 1);
+	enc_varint(&b, 1);
 	for (i = 0; i < DEEP; i++)
 		b_node(&b, i % 2, 1, i + 1 < DEEP ? 1 : 0);
 	b_trailer(&b, DEEP);
 
-	db = read_bytes(b.p, b.len, NULL, &rc, &path);
+	db = read_bytes(b.b, b.len, NULL, &rc, &path);
 	cr_assert_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
 	cr_assert_eq(pdb_node_count(db), DEEP);
 	for (n = pdb_walk_first(db, &depth); n != PDB_NONE;
@@ -727,7 +680,7 @@ Test(ccsdump, deep_chain, .timeout = 120)
 	cr_assert_eq(last, DEEP - 1);
 	out = write_dump(db, &len);
 	cr_assert_eq(len, b.len);
-	cr_assert(memcmp(out, b.p, len) == 0);
+	cr_assert(memcmp(out, b.b, len) == 0);
 	free(out);
 	pdb_free(db);
 
@@ -741,7 +694,7 @@ Test(ccsdump, deep_chain, .timeout = 120)
 	run_free(&r);
 	unlink(path);
 	free(path);
-	free(b.p);
+	free(b.b);
 }
 
 /* ---- bad input ---- */
@@ -848,11 +801,11 @@ struct bad {
 };
 
 static void
-add_case(struct bad **cases, size_t *n, struct buf *b, int code,
+add_case(struct bad **cases, size_t *n, struct enc *b, int code,
     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 static void
-add_case(struct bad **cases, size_t *n, struct buf *b, int code,
+add_case(struct bad **cases, size_t *n, struct enc *b, int code,
     const char *fmt, ...)
 {
 	struct bad *c;
@@ -863,13 +816,13 @@ add_case(struct bad **cases, size_t *n, struct buf *b, int code,
 	c = &(*cases)[(*n)++];
 	memset(c, 0, sizeof(*c));
 	cr_assert_leq(b->len, sizeof(c->data));
-	memcpy(c->data, b->p, b->len);
+	memcpy(c->data, b->b, b->len);
 	c->len = b->len;
 	c->code = code;
 	va_start(ap, fmt);
 	vsnprintf(c->msg, sizeof(c->msg), fmt, ap);
 	va_end(ap);
-	free(b->p);
+	free(b->b);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -882,79 +835,79 @@ free_params(struct criterion_test_params *p)
 ParameterizedTestParameters(ccsdump, bad)
 {
 	struct bad *cases = NULL, *shared;
-	struct buf b = { NULL, 0, 0 };
+	struct enc b = { NULL, 0, 0 };
 	size_t n = 0, off;
 
-	b_bytes(&b, "GIF89a\x01\x00\x01\x00\x00\x00\x00\x00", 14);
+	enc_bytes(&b, "GIF89a\x01\x00\x01\x00\x00\x00\x00\x00", 14);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "not a ccs-dump file (bad magic number)");
 
 	/* A text-mode transfer turned CR LF into LF. */
-	b_bytes(&b, "\x89" "CCSDUMP\n\x1a\n\x01\x00\x00\x00\x00\x00", 16);
+	enc_bytes(&b, "\x89" "CCSDUMP\n\x1a\n\x01\x00\x00\x00\x00\x00", 16);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "damaged magic number (was the file transferred as text?)");
 
 	b_magic(&b);
-	b_varint(&b, 7);
+	enc_varint(&b, 7);
 	add_case(&cases, &n, &b, PDB_EUNSUPP,
 	    "byte 12: unsupported dump version 7");
 
 	b_magic(&b);
-	b_bytes(&b, "\x81\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01", 11);
+	enc_bytes(&b, "\x81\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01", 11);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 12: varint longer than 10 bytes in header");
 
 	b_magic(&b);
-	b_varint(&b, 1);
-	b_bytes(&b, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", 10);
+	enc_varint(&b, 1);
+	enc_bytes(&b, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", 10);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 13: varint overflows 64 bits in metadata");
 
 	/* Counts larger than anything could hold. */
 	b_magic(&b);
-	b_varint(&b, 1);
-	b_varint(&b, 5000);
+	enc_varint(&b, 1);
+	enc_varint(&b, 5000);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 13: too many metadata entries (5000)");
 
 	b_magic(&b);
-	b_varint(&b, 1);
-	b_varint(&b, 0);
-	b_varint(&b, 0);
-	b_varint(&b, 0);
-	b_varint(&b, UINT64_MAX);
+	enc_varint(&b, 1);
+	enc_varint(&b, 0);
+	enc_varint(&b, 0);
+	enc_varint(&b, 0);
+	enc_varint(&b, UINT64_MAX);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 16: too many cost centres (18446744073709551615)");
 
 	/* Counts the file does not satisfy: read until it ends. */
 	b_magic(&b);
-	b_varint(&b, 1);
-	b_varint(&b, 0);
-	b_varint(&b, 0);
-	b_varint(&b, 0);
-	b_varint(&b, 1000000);
-	b_string(&b, "a");
+	enc_varint(&b, 1);
+	enc_varint(&b, 0);
+	enc_varint(&b, 0);
+	enc_varint(&b, 0);
+	enc_varint(&b, 1000000);
+	enc_str(&b, "a");
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 21: truncated in cost-centre table");
 
 	b_magic(&b);
-	b_varint(&b, 1);
-	b_varint(&b, 1);
-	b_varint(&b, (uint64_t)1 << 40);
-	b_string(&b, "abc");
+	enc_varint(&b, 1);
+	enc_varint(&b, 1);
+	enc_varint(&b, (uint64_t)1 << 40);
+	enc_str(&b, "abc");
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 14: string of 1099511627776 bytes too long in metadata");
 
 	b_magic(&b);
-	b_varint(&b, 1);
-	b_varint(&b, 1);
-	b_varint(&b, 60 << 20);
-	b_string(&b, "abc");
+	enc_varint(&b, 1);
+	enc_varint(&b, 1);
+	enc_varint(&b, 60 << 20);
+	enc_str(&b, "abc");
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 22: truncated in metadata");
 
 	b_header(&b);
-	b_varint(&b, 1);
+	enc_varint(&b, 1);
 	b_node(&b, 0, 1, UINT64_MAX);
 	b_node(&b, 1, 1, 0);
 	off = b.len;
@@ -962,51 +915,51 @@ ParameterizedTestParameters(ccsdump, bad)
 	    off);
 
 	b_magic(&b);
-	b_varint(&b, 1);
-	b_varint(&b, 1);
-	b_string(&b, "ke");
-	b_bytes(&b, "\x03y\0s", 4);
+	enc_varint(&b, 1);
+	enc_varint(&b, 1);
+	enc_str(&b, "ke");
+	enc_bytes(&b, "\x03y\0s", 4);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 17: NUL byte in string in metadata");
 
 	b_magic(&b);
-	b_varint(&b, 1);
-	b_varint(&b, 0);
-	b_varint(&b, 1);
-	b_string(&b, "ticks");
-	b_string(&b, "ticks");
-	b_varint(&b, 7);
-	b_varint(&b, 0);
+	enc_varint(&b, 1);
+	enc_varint(&b, 0);
+	enc_varint(&b, 1);
+	enc_str(&b, "ticks");
+	enc_str(&b, "ticks");
+	enc_varint(&b, 7);
+	enc_varint(&b, 0);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 27: unknown metric kind 7 for 'ticks'");
 
 	b_magic(&b);
-	b_varint(&b, 1);
-	b_varint(&b, 0);
-	b_varint(&b, 1);
-	b_string(&b, "ticks");
-	b_string(&b, "ticks");
-	b_varint(&b, 0);
-	b_varint(&b, (uint64_t)1 << 33);
+	enc_varint(&b, 1);
+	enc_varint(&b, 0);
+	enc_varint(&b, 1);
+	enc_str(&b, "ticks");
+	enc_str(&b, "ticks");
+	enc_varint(&b, 0);
+	enc_varint(&b, (uint64_t)1 << 33);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 28: flags 8589934592 out of range in metric table");
 
 	/* Indices out of range. */
 	b_magic(&b);
-	b_varint(&b, 1);
-	b_varint(&b, 0);
-	b_varint(&b, 0);
-	b_varint(&b, 1);
-	b_string(&b, "M");
-	b_varint(&b, 1);
-	b_string(&b, "f");
+	enc_varint(&b, 1);
+	enc_varint(&b, 0);
+	enc_varint(&b, 0);
+	enc_varint(&b, 1);
+	enc_str(&b, "M");
+	enc_varint(&b, 1);
+	enc_str(&b, "f");
 	off = b.len;
-	b_varint(&b, 3);
+	enc_varint(&b, 3);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte %zu: module index 3 out of range (1 modules)", off);
 
 	b_header(&b);
-	b_varint(&b, 1);
+	enc_varint(&b, 1);
 	b_node(&b, 0, 1, 1);
 	off = b.len;
 	b_node(&b, 12, 1, 0);
@@ -1017,14 +970,14 @@ ParameterizedTestParameters(ccsdump, bad)
 
 	b_header(&b);
 	off = b.len;
-	b_varint(&b, 2);
+	enc_varint(&b, 2);
 	b_node(&b, 0, 1, 0);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte %zu: 2 roots (a dump has at most one)", off);
 
 	/* The trailer. */
 	b_header(&b);
-	b_varint(&b, 1);
+	enc_varint(&b, 1);
 	b_node(&b, 0, 1, 1);
 	b_node(&b, 1, 1, 0);
 	off = b.len;
@@ -1033,20 +986,20 @@ ParameterizedTestParameters(ccsdump, bad)
 	    "byte %zu: trailer says 3 nodes, the tree has 2", off);
 
 	b_header(&b);
-	b_varint(&b, 1);
+	enc_varint(&b, 1);
 	b_node(&b, 0, 1, 1);
 	b_node(&b, 1, 1, 0);
 	b_trailer(&b, 2);
-	b.p[b.len - 7] ^= 0x02;	/* the last node's ticks: 1 becomes 0 */
+	b.b[b.len - 7] ^= 0x02;	/* the last node's ticks: 1 becomes 0 */
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte %zu: checksum mismatch (file says ", b.len - 4);
 
 	b_header(&b);
-	b_varint(&b, 1);
+	enc_varint(&b, 1);
 	b_node(&b, 0, 1, 0);
 	b_trailer(&b, 1);
 	off = b.len;
-	b_byte(&b, 0);
+	enc_byte(&b, 0);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte %zu: trailing bytes after the end of the dump", off);
 

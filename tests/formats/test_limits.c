@@ -26,54 +26,11 @@
 
 /* ---- a ccs-dump(5) encoder, independent of fmt_ccsdump.c ---- */
 
-struct enc {
-	unsigned char	*b;
-	size_t		 len, cap;
-};
-
-static void
-put_bytes(struct enc *e, const void *p, size_t n)
-{
-	if (e->len + n > e->cap) {
-		e->cap = (e->len + n) * 2 + 64;
-		cr_assert((e->b = realloc(e->b, e->cap)) != NULL);
-	}
-	memcpy(e->b + e->len, p, n);
-	e->len += n;
-}
-
-static void
-put_varint(struct enc *e, uint64_t v)
-{
-	unsigned char c;
-
-	do {
-		c = v & 0x7f;
-		v >>= 7;
-		if (v)
-			c |= 0x80;
-		put_bytes(e, &c, 1);
-	} while (v);
-}
-
-static void
-put_svarint(struct enc *e, int64_t v)
-{
-	put_varint(e, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
-}
-
-static void
-put_str(struct enc *e, const char *s)
-{
-	put_varint(e, strlen(s));
-	put_bytes(e, s, strlen(s));
-}
-
 static void
 put_magic(struct enc *e)
 {
-	put_bytes(e, "\211CCSDUMP\r\n\032\n", 12);
-	put_varint(e, 1);
+	enc_bytes(e, "\211CCSDUMP\r\n\032\n", 12);
+	enc_varint(e, 1);
 }
 
 /* Header of a dump with one metric "ticks" and ncc cost centres "f<i>". */
@@ -84,22 +41,22 @@ put_header(struct enc *e, uint32_t ncc)
 	uint32_t i;
 
 	put_magic(e);
-	put_varint(e, 0);			/* metadata */
-	put_varint(e, 1);			/* metrics */
-	put_str(e, "ticks");
-	put_str(e, "ticks");
-	put_varint(e, 0);
-	put_varint(e, 0);
-	put_varint(e, 1);			/* modules */
-	put_str(e, "M");
-	put_varint(e, ncc);
+	enc_varint(e, 0);			/* metadata */
+	enc_varint(e, 1);			/* metrics */
+	enc_str(e, "ticks");
+	enc_str(e, "ticks");
+	enc_varint(e, 0);
+	enc_varint(e, 0);
+	enc_varint(e, 1);			/* modules */
+	enc_str(e, "M");
+	enc_varint(e, ncc);
 	for (i = 0; i < ncc; i++) {
 		snprintf(name, sizeof(name), "f%" PRIu32, i);
-		put_str(e, name);
-		put_varint(e, 0);
-		put_str(e, "");
-		put_varint(e, 0);
-		put_svarint(e, -1);
+		enc_str(e, name);
+		enc_varint(e, 0);
+		enc_str(e, "");
+		enc_varint(e, 0);
+		enc_svarint(e, -1);
 	}
 }
 
@@ -109,13 +66,13 @@ put_trailer(struct enc *e, uint64_t nodes)
 	unsigned char crc[4];
 	uLong c;
 
-	put_varint(e, nodes);
+	enc_varint(e, nodes);
 	c = crc32(0L, e->b, (uInt)e->len);
 	crc[0] = c & 0xff;
 	crc[1] = (c >> 8) & 0xff;
 	crc[2] = (c >> 16) & 0xff;
 	crc[3] = (c >> 24) & 0xff;
-	put_bytes(e, crc, 4);
+	enc_bytes(e, crc, 4);
 }
 
 static char *
@@ -163,22 +120,22 @@ Test(limits, dump_counts_of_2_to_the_40)
 	char *p;
 
 	put_magic(&e);
-	put_varint(&e, HUGE);
+	enc_varint(&e, HUGE);
 	p = enc_file(&e, ".dump");
 	read_fails(p, ": byte ");
 	free(p);
 
 	put_magic(&e);
-	put_varint(&e, 0);
-	put_varint(&e, HUGE);
+	enc_varint(&e, 0);
+	enc_varint(&e, HUGE);
 	p = enc_file(&e, ".dump");
 	read_fails(p, ": byte ");
 	free(p);
 
 	put_magic(&e);
-	put_varint(&e, 0);
-	put_varint(&e, 0);
-	put_varint(&e, HUGE);
+	enc_varint(&e, 0);
+	enc_varint(&e, 0);
+	enc_varint(&e, HUGE);
 	p = enc_file(&e, ".dump");
 	read_fails(p, ": byte ");
 	free(p);
@@ -186,26 +143,26 @@ Test(limits, dump_counts_of_2_to_the_40)
 	/* Cost centres. */
 	put_header(&e, 0);
 	e.len--;
-	put_varint(&e, HUGE);
+	enc_varint(&e, HUGE);
 	p = enc_file(&e, ".dump");
 	read_fails(p, ": byte ");
 	free(p);
 
 	/* Children of the root. */
 	put_header(&e, 1);
-	put_varint(&e, 1);
-	put_varint(&e, 0);
-	put_svarint(&e, 5);
-	put_varint(&e, HUGE);
+	enc_varint(&e, 1);
+	enc_varint(&e, 0);
+	enc_svarint(&e, 5);
+	enc_varint(&e, HUGE);
 	p = enc_file(&e, ".dump");
 	read_fails(p, ": byte ");
 	free(p);
 
 	/* A string of 2^40 bytes. */
 	put_magic(&e);
-	put_varint(&e, 1);
-	put_varint(&e, HUGE);
-	put_bytes(&e, "abc", 3);
+	enc_varint(&e, 1);
+	enc_varint(&e, HUGE);
+	enc_bytes(&e, "abc", 3);
 	p = enc_file(&e, ".dump");
 	read_fails(p, ": byte ");
 	free(p);
@@ -219,27 +176,27 @@ pgcl_file(uint32_t version, uint32_t nmod, uint32_t ncc, int tree)
 	uint32_t v[3] = { version, nmod, ncc };
 	int i, k;
 
-	put_bytes(&e, "prof", 4);
+	enc_bytes(&e, "prof", 4);
 	for (k = 0; k < 3; k++) {
 		for (i = 0; i < 4; i++)
 			u[i] = (v[k] >> (8 * i)) & 0xff;
-		put_bytes(&e, u, 4);
+		enc_bytes(&e, u, 4);
 	}
 	if (version == 2) {
-		put_varint(&e, 100);
-		put_varint(&e, 0);
+		enc_varint(&e, 100);
+		enc_varint(&e, 0);
 	}
 	if (tree) {
-		put_bytes(&e, "M", 2);
-		put_varint(&e, 1);
-		put_bytes(&e, "f", 2);
+		enc_bytes(&e, "M", 2);
+		enc_varint(&e, 1);
+		enc_bytes(&e, "f", 2);
 		/* The root: id, 7 fields, then 2^40 children. */
-		put_varint(&e, 1);
+		enc_varint(&e, 1);
 		for (k = 0; k < 7; k++)
-			put_varint(&e, 1);
-		put_varint(&e, HUGE);
+			enc_varint(&e, 1);
+		enc_varint(&e, HUGE);
 	} else
-		put_bytes(&e, "M\0N", 4);
+		enc_bytes(&e, "M\0N", 4);
 	return enc_file(&e, ".pgcl");
 }
 
@@ -337,16 +294,16 @@ Test(limits, sums_that_overflow_are_errors)
 
 	/* A dump: two children of the root whose sum passes 2^63. */
 	put_header(&e, 3);
-	put_varint(&e, 1);
-	put_varint(&e, 0);
-	put_svarint(&e, 0);
-	put_varint(&e, 2);
-	put_varint(&e, 1);
-	put_svarint(&e, INT64_MAX);
-	put_varint(&e, 0);
-	put_varint(&e, 2);
-	put_svarint(&e, INT64_MAX);
-	put_varint(&e, 0);
+	enc_varint(&e, 1);
+	enc_varint(&e, 0);
+	enc_svarint(&e, 0);
+	enc_varint(&e, 2);
+	enc_varint(&e, 1);
+	enc_svarint(&e, INT64_MAX);
+	enc_varint(&e, 0);
+	enc_varint(&e, 2);
+	enc_svarint(&e, INT64_MAX);
+	enc_varint(&e, 0);
 	put_trailer(&e, 3);
 	p = enc_file(&e, ".dump");
 	snprintf(where, sizeof(where), "%s: byte ", p);

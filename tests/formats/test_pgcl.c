@@ -35,52 +35,11 @@
 
 /* ---- helpers ---- */
 
-struct buf {
-	unsigned char	*p;
-	size_t		 len, cap;
-};
-
-static void
-buf_add(struct buf *b, const void *p, size_t n)
-{
-	if (b->len + n > b->cap) {
-		while (b->len + n > b->cap)
-			b->cap = b->cap ? 2 * b->cap : 256;
-		b->p = realloc(b->p, b->cap);
-		cr_assert(b->p != NULL);
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-static void
-buf_varint(struct buf *b, uint64_t v)
-{
-	unsigned char c;
-
-	do {
-		c = v & 0x7f;
-		v >>= 7;
-		if (v)
-			c |= 0x80;
-		buf_add(b, &c, 1);
-	} while (v);
-}
-
-static void
-buf_u32(struct buf *b, uint32_t v)
-{
-	unsigned char c[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff,
-	    (v >> 24) & 0xff };
-
-	buf_add(b, c, 4);
-}
-
 /* Encode the text description of a .pgcl file (see the top comment). */
 static unsigned char *
 cg_encode(const char *s, size_t *len)
 {
-	struct buf b = { NULL, 0, 0 };
+	struct enc b = { NULL, 0, 0 };
 	const char *e;
 	char *end;
 	unsigned v;
@@ -94,14 +53,14 @@ cg_encode(const char *s, size_t *len)
 		} else if (*s == '"') {
 			e = strchr(s + 1, '"');
 			cr_assert(e != NULL, "unterminated string");
-			buf_add(&b, s + 1, (size_t)(e - s - 1));
+			enc_bytes(&b, s + 1, (size_t)(e - s - 1));
 			s = e + 1;
 			if (*s == '-')
 				s++;
 			else
-				buf_add(&b, "", 1);
+				enc_bytes(&b, "", 1);
 		} else if (strncmp(s, "u32:", 4) == 0) {
-			buf_u32(&b, (uint32_t)strtoul(s + 4, &end, 10));
+			enc_u32(&b, (uint32_t)strtoul(s + 4, &end, 10));
 			s = end;
 		} else if (strncmp(s, "x:", 2) == 0) {
 			for (s += 2; isxdigit((unsigned char)s[0]) &&
@@ -110,20 +69,20 @@ cg_encode(const char *s, size_t *len)
 
 				cr_assert(sscanf(s, "%2x", &v) == 1);
 				c = (unsigned char)v;
-				buf_add(&b, &c, 1);
+				enc_bytes(&b, &c, 1);
 			}
 		} else if (*s == '-') {
-			buf_varint(&b, (uint64_t)strtoll(s, &end, 10));
+			enc_varint(&b, (uint64_t)strtoll(s, &end, 10));
 			cr_assert(end != s, "bad token at '%.10s'", s);
 			s = end;
 		} else {
-			buf_varint(&b, strtoull(s, &end, 10));
+			enc_varint(&b, strtoull(s, &end, 10));
 			cr_assert(end != s, "bad token at '%.10s'", s);
 			s = end;
 		}
 	}
 	*len = b.len;
-	return b.p;
+	return b.b;
 }
 
 /* Encode tests/data/pgcl/<name>.cgtxt into a temporary .pgcl file. */
@@ -615,16 +574,16 @@ Test(pgcl, v1_seven_fields_write_back)
  */
 Test(pgcl, v1_both_layouts_fit)
 {
-	struct buf b = { NULL, 0, 0 };
+	struct enc b = { NULL, 0, 0 };
 	struct pdb *db;
 	char *path;
 	int i;
 
-	buf_add(&b, "prof\1\0\0\0\1\0\0\0\1\0\0\0M\0\1f", 21);
+	enc_bytes(&b, "prof\1\0\0\0\1\0\0\0\1\0\0\0M\0\1f", 21);
 	for (i = 0; i < 55; i++)
-		buf_add(&b, "\1", 1);
-	buf_add(&b, "", 1);
-	path = write_temp(b.p, b.len, ".pgcl");
+		enc_bytes(&b, "\1", 1);
+	enc_bytes(&b, "", 1);
+	path = write_temp(b.b, b.len, ".pgcl");
 	db = read_pgcl(path, 0);
 	expect_meta(db, "pgcl_layout", "7");
 	cr_expect_eq(pdb_node_count(db), 7);
@@ -632,7 +591,7 @@ Test(pgcl, v1_both_layouts_fit)
 	    "node: assuming 7") != NULL, "warnings: %s", warnings);
 	unlink(path);
 	free(path);
-	free(b.p);
+	free(b.b);
 	pdb_free(db);
 }
 
@@ -1005,22 +964,22 @@ Test(pgcl, v1_neither_layout)
 static unsigned char *
 deep_chain(size_t *len)
 {
-	struct buf b = { NULL, 0, 0 };
+	struct enc b = { NULL, 0, 0 };
 	uint32_t i;
 
-	buf_add(&b, "prof", 4);
-	buf_u32(&b, 2);
-	buf_u32(&b, 1);
-	buf_u32(&b, 1);
-	buf_add(&b, "\0\0M\0\1f", 7);
+	enc_bytes(&b, "prof", 4);
+	enc_u32(&b, 2);
+	enc_u32(&b, 1);
+	enc_u32(&b, 1);
+	enc_bytes(&b, "\0\0M\0\1f", 7);
 	for (i = 0; i < DEEP; i++) {
 		/* id 1, ticks 1, words 2, tail 0, strict 1, lazy 0,
 		 * curried 0, then the child count */
-		buf_add(&b, "\1\1\2\0\1\0\0", 7);
-		buf_varint(&b, i + 1 < DEEP);
+		enc_bytes(&b, "\1\1\2\0\1\0\0", 7);
+		enc_varint(&b, i + 1 < DEEP);
 	}
 	*len = b.len;
-	return b.p;
+	return b.b;
 }
 
 Test(pgcl, million_deep_chain, .timeout = 60)

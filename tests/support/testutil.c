@@ -152,3 +152,53 @@ random_recursive_profile(unsigned long seed, unsigned ncc, unsigned nnodes)
 	}
 	return db;
 }
+
+void
+enc_bytes(struct enc *e, const void *p, size_t n)
+{
+	if (e->len + n > e->cap) {
+		e->cap = (e->len + n) * 2 + 64;
+		cr_assert((e->b = realloc(e->b, e->cap)) != NULL);
+	}
+	memcpy(e->b + e->len, p, n);
+	e->len += n;
+}
+
+void
+enc_byte(struct enc *e, unsigned c)
+{
+	unsigned char x = (unsigned char)c;
+
+	enc_bytes(e, &x, 1);
+}
+
+void
+enc_varint(struct enc *e, uint64_t v)
+{
+	do {
+		enc_byte(e, (v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v != 0);
+}
+
+void
+enc_svarint(struct enc *e, int64_t v)
+{
+	enc_varint(e, ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0));
+}
+
+void
+enc_u32(struct enc *e, uint32_t v)
+{
+	unsigned char b[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff,
+	    v >> 24 };
+
+	enc_bytes(e, b, 4);
+}
+
+void
+enc_str(struct enc *e, const char *s)
+{
+	enc_varint(e, strlen(s));
+	enc_bytes(e, s, strlen(s));
+}

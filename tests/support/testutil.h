@@ -10,6 +10,7 @@
 #define TESTUTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "formats.h"
 #include "pdb.h"
@@ -46,5 +47,22 @@ struct pdb *load_tree(const char *path);
  */
 struct pdb *random_recursive_profile(unsigned long seed, unsigned ncc,
     unsigned nnodes);
+
+/*
+ * A growing byte buffer for encoding binary inputs (pgcl, the dump) in
+ * the tests, written from the format documents rather than the readers.
+ * Free b when done.
+ */
+struct enc {
+	unsigned char	*b;
+	size_t		 len, cap;
+};
+
+void	 enc_bytes(struct enc *, const void *, size_t);
+void	 enc_byte(struct enc *, unsigned);
+void	 enc_varint(struct enc *, uint64_t);	/* LEB128 */
+void	 enc_svarint(struct enc *, int64_t);	/* zigzag, then LEB128 */
+void	 enc_u32(struct enc *, uint32_t);	/* little-endian */
+void	 enc_str(struct enc *, const char *);	/* length, then bytes */
 
 #endif /* TESTUTIL_H */
