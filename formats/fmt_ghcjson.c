@@ -190,7 +190,7 @@ ghcjson_read(struct pdb_input *in, struct pdb *db,
 	c.name = in->name;
 	if (pdb_in_slurp(in, db, &data, &len) != 0)
 		return pdb_errcode(db) ? pdb_errcode(db) : PDB_EIO;
-	root = json_loadb(data, len, 0, &jerr);
+	root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(data);
 	if (root == NULL) {
 		if (jerr.line > 0)

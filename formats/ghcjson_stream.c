@@ -20,6 +20,15 @@
  * order, the same schema, modules and cost centres, the same events, and
  * the same messages for a profile that is not GHC's.  JSON syntax errors
  * name the byte offset yajl stopped at.
+ *
+ * A key twice in one object is an error, as in the Jansson reader
+ * (JSON_REJECT_DUPLICATES): Jansson would otherwise keep the last value
+ * and a stream the first.  A profile node's five keys are bits of its
+ * level; every other key goes on a stack of the keys of the open
+ * objects, indexed by a chained hash whose chains run newest first, so
+ * that closing an object pops its keys from the heads of their chains.
+ * GHC's own profiles put nothing on it but the top object's and a cost
+ * centre's keys.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -76,10 +85,20 @@ enum ctx {
 
 struct level {
 	enum ctx	 ctx;
-	size_t		 n;		/* items so far (lists); nesting (skip) */
+	size_t		 n;		/* items so far (lists); keys (C_NODE) */
 	uint64_t	 seq;		/* C_NODE: its enter record */
 	size_t		 nodeno;	/* C_NODE: for messages */
+	uint32_t	 keys0;		/* its first entry on the key stack */
 };
+
+/* A key of an open object: the key stack (struct js). */
+struct keyent {
+	uint64_t	 hash;
+	size_t		 off, len;	/* in keychars */
+	uint32_t	 depth;		/* of the object's level */
+	uint32_t	 next;		/* older entry in the chain, or KEY_NONE */
+};
+#define KEY_NONE	UINT32_MAX
 
 /* Keys of a profile node and of a cost centre, as bits. */
 #define K_ID		0x01u
@@ -137,6 +156,14 @@ struct js {
 	size_t		 keylen, keycap;
 	int		 keyidx;	/* of metafields, or -1 */
 
+	/* The keys of the open objects, but profile nodes' own. */
+	struct keyent	*keys;
+	size_t		 nkeys, capkeys;
+	char		*keychars;
+	size_t		 nkeychars, capkeychars;
+	uint32_t	*chains;	/* heads, by hash; KEY_NONE empty */
+	size_t		 nchains;	/* a power of two, or 0 */
+
 	/* Metadata before the first node: values by metafields index. */
 	char		*meta[NMETAFIELDS];
 	char		*args;		/* the argument list being read */
@@ -165,6 +192,7 @@ struct js {
 };
 
 static int	 nul_error(struct js *);
+static int	 dup_key(struct js *);
 
 static int
 fail(struct js *j, int rc)
@@ -210,7 +238,23 @@ push(struct js *j, enum ctx c)
 	l = &j->stack[j->depth++];
 	memset(l, 0, sizeof(*l));
 	l->ctx = c;
+	l->keys0 = (uint32_t)j->nkeys;
 	return 1;
+}
+
+/* Close the top level: its keys leave the heads of their chains. */
+static void
+pop(struct js *j)
+{
+	struct level *l = &j->stack[j->depth - 1];
+	struct keyent *e;
+
+	while (j->nkeys > l->keys0) {
+		e = &j->keys[--j->nkeys];
+		j->chains[e->hash & (j->nchains - 1)] = e->next;
+		j->nkeychars = e->off;
+	}
+	j->depth--;
 }
 
 /* Copy a string token, refusing NUL bytes (Jansson does too). */
@@ -638,6 +682,15 @@ cc_value(struct js *j, enum vtype t, long long iv, const unsigned char *s,
 	return t == V_MAP || t == V_ARRAY ? push(j, C_SKIP) : 1;
 }
 
+/* Whether key is one of a profile node's own, kept as bits. */
+static int
+node_key(const char *key)
+{
+	return strcmp(key, "id") == 0 || strcmp(key, "entries") == 0 ||
+	    strcmp(key, "alloc") == 0 || strcmp(key, "ticks") == 0 ||
+	    strcmp(key, "children") == 0;
+}
+
 /* A value in a profile node, under key j->key. */
 static int
 node_value(struct js *j, struct level *l, enum vtype t, long long iv)
@@ -654,6 +707,8 @@ node_value(struct js *j, struct level *l, enum vtype t, long long iv)
 	unsigned k;
 
 	if (strcmp(j->key, "children") == 0) {
+		if (l->n & K_CHILDREN)
+			return dup_key(j);
 		if (t != V_ARRAY)
 			return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
 			    "%s: profile node %zu: 'children' is not an array",
@@ -677,6 +732,8 @@ node_value(struct js *j, struct level *l, enum vtype t, long long iv)
 		return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
 		    "%s: profile node %zu: '%s' is not an integer", j->name,
 		    l->nodeno, keys[k].name));
+	if (l->n & keys[k].bit)
+		return dup_key(j);
 	if (l->n & K_DONE)
 		return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
 		    "%s: profile node %zu: '%s' after 'children'", j->name,
@@ -741,9 +798,8 @@ value(struct js *j, enum vtype t, long long iv, double dv,
 			    j->nodes + 1));
 		return node_start(j);
 	case C_SKIP:
-		if (t == V_MAP || t == V_ARRAY)
-			l->n++;
-		return 1;
+		/* A level each, for the keys of the objects within. */
+		return t == V_MAP || t == V_ARRAY ? push(j, C_SKIP) : 1;
 	}
 	return 1;
 }
@@ -790,6 +846,68 @@ cb_start_array(void *ctx)
 	return value(ctx, V_ARRAY, 0, 0, NULL, 0);
 }
 
+/* Double the chains and thread every entry again, oldest first. */
+static int
+rechain(struct js *j)
+{
+	size_t i, n = j->nchains ? 2 * j->nchains : 256, h;
+	uint32_t *c;
+
+	if ((c = malloc(n * sizeof(*c))) == NULL)
+		return nomem(j);
+	for (i = 0; i < n; i++)
+		c[i] = KEY_NONE;
+	for (i = 0; i < j->nkeys; i++) {
+		h = j->keys[i].hash & (n - 1);
+		j->keys[i].next = c[h];
+		c[h] = (uint32_t)i;
+	}
+	free(j->chains);
+	j->chains = c;
+	j->nchains = n;
+	return 1;
+}
+
+/*
+ * Key j->key of the object at the top: refuse it if the object had it,
+ * else put it on the key stack.  Entries of the top object are the
+ * newest, so a chain is searched only as far as they go.
+ */
+static int
+key_once(struct js *j, struct level *l)
+{
+	uint64_t h = hash_str(j->key);
+	uint32_t depth = (uint32_t)j->depth, i;
+	struct keyent *e;
+
+	for (i = j->nchains ? j->chains[h & (j->nchains - 1)] : KEY_NONE;
+	    i != KEY_NONE && i >= l->keys0; i = j->keys[i].next) {
+		e = &j->keys[i];
+		if (e->depth == depth && e->hash == h &&
+		    e->len == j->keylen &&
+		    memcmp(j->keychars + e->off, j->key, e->len) == 0)
+			return dup_key(j);
+	}
+	if (j->nkeys >= UINT32_MAX - 1)
+		return nomem(j);
+	if (pdb_buf_reserve(&j->keys, &j->capkeys, (j->nkeys + 1) *
+	    sizeof(*j->keys)) != 0 || pdb_buf_reserve(&j->keychars,
+	    &j->capkeychars, j->nkeychars + j->keylen + 1) != 0)
+		return nomem(j);
+	if ((j->nkeys + 1) * 2 > j->nchains && rechain(j) == 0)
+		return 0;
+	e = &j->keys[j->nkeys];
+	e->hash = h;
+	e->off = j->nkeychars;
+	e->len = j->keylen;
+	e->depth = depth;
+	e->next = j->chains[h & (j->nchains - 1)];
+	j->chains[h & (j->nchains - 1)] = (uint32_t)j->nkeys++;
+	memcpy(j->keychars + e->off, j->key, e->len);
+	j->nkeychars += e->len;
+	return 1;
+}
+
 static int
 cb_key(void *ctx, const unsigned char *key, size_t len)
 {
@@ -797,11 +915,12 @@ cb_key(void *ctx, const unsigned char *key, size_t len)
 	struct level *l = top(j);
 	unsigned i;
 
-	if (l != NULL && l->ctx == C_SKIP)
-		return 1;
 	if (copystr(j, &j->key, &j->keycap, key, len) == 0)
 		return 0;
 	j->keylen = len;
+	if (l != NULL && (l->ctx != C_NODE || !node_key(j->key)) &&
+	    key_once(j, l) == 0)
+		return 0;
 	j->keyidx = -1;
 	if (l != NULL && l->ctx == C_TOP)
 		for (i = 0; i < NMETAFIELDS; i++)
@@ -818,26 +937,22 @@ close_level(struct js *j)
 	struct rec *r;
 	uint64_t seq;
 
-	if (l->ctx == C_SKIP && l->n > 0) {
-		l->n--;
-		return 1;
-	}
 	switch (l->ctx) {
 	case C_ARGS:
-		j->depth--;
+		pop(j);
 		return meta_value(j, j->keyidx, j->args);
 	case C_CCS:
-		j->depth--;
+		pop(j);
 		j->ccs_done = 1;
 		return flush(j);
 	case C_CC:
-		j->depth--;
+		pop(j);
 		return cc_done(j);
 	case C_NODE:
 		if (node_check(j, l, 1) == 0)
 			return 0;
 		seq = l->seq;
-		j->depth--;
+		pop(j);
 		if (!(l->n & K_DONE)) {
 			r = rec_at(j, seq);
 			r->done = 1;
@@ -846,7 +961,7 @@ close_level(struct js *j)
 			return nomem(j);
 		return flush(j);
 	default:
-		j->depth--;
+		pop(j);
 		return 1;
 	}
 }
@@ -900,6 +1015,17 @@ nul_error(struct js *j)
 	position(j, yajl_get_bytes_consumed(j->h), &line, &col);
 	return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
 	    "%s:%llu:%llu: NUL character in a string", j->name, line, col));
+}
+
+/* The key just read was in its object already: as Jansson says it. */
+static int
+dup_key(struct js *j)
+{
+	unsigned long long line, col;
+
+	position(j, yajl_get_bytes_consumed(j->h), &line, &col);
+	return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
+	    "%s:%llu:%llu: duplicate object key", j->name, line, col));
 }
 
 /* yajl's message for where it stopped, as "file:line:column: text". */
@@ -1010,6 +1136,9 @@ out:
 	yajl_free(h);
 	free(j.stack);
 	free(j.key);
+	free(j.keys);
+	free(j.keychars);
+	free(j.chains);
 	for (i = 0; i < NMETAFIELDS; i++)
 		free(j.meta[i]);
 	free(j.args);

@@ -613,6 +613,83 @@ ParameterizedTest(struct bad *c, ghcjson, bad)
 	pdb_free(db);
 }
 
+/*
+ * Read text through Jansson as it is, and through the yajl stream padded
+ * with spaces past GHCJSON_STREAM_MIN; both must give rc.
+ */
+static void
+read_both(const char *text, int want, const char *msg)
+{
+	size_t len = strlen(text), big = len + ((size_t)1 << 20) + 16;
+	char *padded = malloc(big), *path;
+	struct pdb *db;
+	int pass, rc;
+
+	cr_assert(padded != NULL);
+	memcpy(padded, text, len);
+	memset(padded + len, ' ', big - len);
+	for (pass = 0; pass < 2; pass++) {
+		db = read_text(padded, pass == 0 ? len : big, &pdb_fmt_ghcjson,
+		    ".json", &rc, &path, NULL);
+		cr_expect_eq(rc, want, "%s (%s): rc %d: %s", text,
+		    pass == 0 ? "Jansson" : "stream", rc, pdb_errmsg(db));
+		if (msg != NULL)
+			cr_expect(strstr(pdb_errmsg(db), msg) != NULL,
+			    "%s (%s): %s", text, pass == 0 ? "Jansson" :
+			    "stream", pdb_errmsg(db));
+		unlink(path);
+		free(path);
+		pdb_free(db);
+	}
+	free(padded);
+}
+
+/*
+ * A key twice in one object: Jansson would keep the last value and a
+ * stream the first, so both refuse it, wherever it is.
+ */
+Test(ghcjson, duplicate_keys_refused_by_both_readers)
+{
+#define CC1	"{\"id\": 1, \"label\": \"a\", \"module\": \"M\"}"
+#define NODE1	"{\"id\": 1, \"entries\": 1, \"alloc\": 2, \"ticks\": 3, " \
+	"\"children\": []}"
+	static const char *const dups[] = {
+		"{\"cost_centres\": [" CC1 "], \"cost_centres\": [" CC1 "], "
+		"\"profile\": " NODE1 "}",
+		"{\"program\": \"a\", \"cost_centres\": [" CC1 "], "
+		"\"program\": \"b\", \"profile\": " NODE1 "}",
+		"{\"cost_centres\": [" CC1 "], \"profile\": " NODE1 ", "
+		"\"profile\": " NODE1 "}",
+		"{\"cost_centres\": [{\"id\": 1, \"label\": \"a\", "
+		"\"label\": \"b\", \"module\": \"M\"}], \"profile\": " NODE1 "}",
+		"{\"cost_centres\": [" CC1 "], \"profile\": {\"id\": 1, "
+		"\"entries\": 1, \"alloc\": 2, \"ticks\": 3, \"ticks\": 4, "
+		"\"children\": []}}",
+		"{\"cost_centres\": [" CC1 "], \"profile\": {\"id\": 1, "
+		"\"entries\": 1, \"alloc\": 2, \"ticks\": 3, \"children\": [], "
+		"\"children\": []}}",
+		"{\"cost_centres\": [" CC1 "], \"profile\": {\"id\": 1, "
+		"\"x\": 1, \"entries\": 1, \"alloc\": 2, \"ticks\": 3, "
+		"\"x\": 2, \"children\": []}}",
+		"{\"extra\": {\"a\": [{\"k\": 1, \"k\": 2}]}, "
+		"\"cost_centres\": [" CC1 "], \"profile\": " NODE1 "}",
+	};
+	/* The same keys in different objects are fine. */
+	static const char ok[] = "{\"x\": {\"x\": {\"x\": 1}, \"y\": [{\"x\": "
+	    "1}, {\"x\": 2}]}, \"cost_centres\": [" CC1 ", {\"id\": 2, "
+	    "\"label\": \"b\", \"module\": \"M\", \"x\": 1}], \"profile\": "
+	    "{\"id\": 1, \"x\": 1, \"entries\": 1, \"alloc\": 2, \"ticks\": 3, "
+	    "\"children\": [{\"id\": 2, \"x\": 1, \"entries\": 1, \"alloc\": "
+	    "2, \"ticks\": 3, \"children\": []}, " NODE1 "]}}";
+	size_t i;
+
+	for (i = 0; i < sizeof(dups) / sizeof(dups[0]); i++)
+		read_both(dups[i], PDB_EFORMAT, "duplicate object key");
+	read_both(ok, PDB_OK, NULL);
+#undef CC1
+#undef NODE1
+}
+
 /* Every proper prefix of a good file fails cleanly. */
 Test(ghcjson, truncated_everywhere)
 {
