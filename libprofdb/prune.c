@@ -7,18 +7,21 @@
  * metrics cannot fold (they count entries of the removed cost centres)
  * and are reported as dropped instead.
  *
- * It is done in place, with a bit a node besides the tree.  The nodes
- * are numbered in pre-order first, as the result's are, so that passes
- * in the order of the numbers are walks: a node's parent is among the
- * open levels of the nodes before it (path[]), and the levels below the
- * parent's are left.  One pass finds the nodes whose inclusive values
- * fail a threshold, with a running sum a level instead of an inclusive
- * array; one marks the nodes removed (failing or excluded, or below one
- * that is); then, a cost column at a time, the costs of removed nodes
- * are summed a level, for the nearest node kept, which gets them when
- * the pass leaves it.  The column passes run twice, the first time only
- * to widen the columns for the sums, so that nothing can fail once
- * values change.  Last, the nodes kept move down over the removed ones.
+ * It is done in place, with a bit a node besides the tree, in passes
+ * over the node array in the order of the numbers, which cost a few
+ * times less than walks.  The nodes are numbered in pre-order first, as
+ * the result's are.  A node's number is above its parent's, so a pass
+ * from the last node to the first sees a node after all its subtree,
+ * and can add what it has into its parent; the links of the nodes are
+ * made again from their parents at the end, so meanwhile a node's two
+ * link fields are 64 bits of scratch for such sums.  One pass a
+ * threshold finds the nodes whose inclusive values fail it; one marks
+ * the nodes removed (failing or excluded, or below one that is); then,
+ * a cost column at a time, the values of removed nodes are summed into
+ * the nearest node kept above them.  The column passes run twice, the
+ * first time only to widen the columns for the sums, so that nothing
+ * can fail once values change.  Last, the nodes kept move down over the
+ * removed ones.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,21 +31,22 @@
 struct pruner {
 	struct pdb	*db;
 	uint64_t	*bits;		/* bit n: node n fails, then is removed */
-	uint32_t	*path;		/* per level: the node on the path */
-	uint32_t	*lev;		/* per level: that of the nearest node
-					   kept, at or above it */
-	int64_t		*acc;		/* per level: sums */
-	int64_t		 lo, hi;	/* what the values of a column need */
+	unsigned	*cost;		/* the cost columns that fold */
+	unsigned	 ncost, ndry;	/* first the ndry a sum may not fit */
+	int64_t		*lo, *hi;	/* per dry column: what the sums need */
 };
 
 static int	 bit(const uint64_t *, uint32_t);
-static void	 fails(struct pruner *, const struct pdb_threshold *, size_t);
-static void	 close_sums(struct pruner *, const struct pdb_threshold *,
-		    size_t, uint32_t);
+static int64_t	 scratch(const struct pdbi_node *);
+static void	 scratch_set(struct pdbi_node *, int64_t);
+static void	 scratch_add(struct pdbi_node *, int64_t);
+static int64_t	 take(struct pdbi_node *);
+static int	 preordered(struct pdb *);
+static void	 fails(struct pruner *, unsigned, int64_t);
 static uint64_t	 mark(struct pruner *, const unsigned char *);
 static void	 fold(struct pruner *, unsigned, int);
-static void	 settle(struct pruner *, unsigned, uint32_t, int64_t, int);
-static void	 compact(struct pruner *);
+static void	 compact(struct pruner *, int64_t *);
+static int64_t	 squeeze(struct pdbi_col *, const uint64_t *, uint32_t);
 
 static int
 bit(const uint64_t *b, uint32_t n)
@@ -50,171 +54,225 @@ bit(const uint64_t *b, uint32_t n)
 	return b[n / 64] >> (n % 64) & 1;
 }
 
-/* Mark the nodes whose inclusive value is below a threshold. */
-static void
-fails(struct pruner *p, const struct pdb_threshold *th, size_t nth)
+/* A node's scratch: its links, which pdbi_relink() makes again. */
+static int64_t
+scratch(const struct pdbi_node *nd)
 {
-	struct pdb *db = p->db;
-	uint32_t n, d = 0;
-	size_t t;
-
-	p->path[0] = 0;
-	for (t = 0; t < nth; t++)
-		p->acc[t] = pdbi_value(db, 0, th[t].metric);
-	for (n = 1; n < db->nnodes; n++) {
-		for (; p->path[d] != db->nodes[n].parent; d--)
-			close_sums(p, th, nth, d);
-		p->path[++d] = n;
-		for (t = 0; t < nth; t++)
-			p->acc[d * nth + t] = pdbi_value(db, n, th[t].metric);
-	}
-	for (;; d--) {
-		close_sums(p, th, nth, d);
-		if (d == 0)
-			break;
-	}
+	return (int64_t)((uint64_t)nd->next << 32 | nd->last_child);
 }
 
-/* The node at level d is left: its inclusive sums are complete. */
 static void
-close_sums(struct pruner *p, const struct pdb_threshold *th, size_t nth,
-    uint32_t d)
+scratch_set(struct pdbi_node *nd, int64_t v)
 {
-	int64_t *acc = p->acc + (size_t)d * nth;
-	int64_t *up = d > 0 ? acc - nth : NULL;	/* the parent's sums */
-	uint32_t n = p->path[d];
-	size_t t;
+	nd->last_child = (uint32_t)v;
+	nd->next = (uint32_t)((uint64_t)v >> 32);
+}
 
-	for (t = 0; t < nth; t++) {
-		if (acc[t] < th[t].min)
-			p->bits[n / 64] |= (uint64_t)1 << (n % 64);
-		if (up != NULL)
-			up[t] = (int64_t)((uint64_t)up[t] + (uint64_t)acc[t]);
+/* Sums wrap, as the values of a profile read cannot (pdb_int.h). */
+static void
+scratch_add(struct pdbi_node *nd, int64_t v)
+{
+	scratch_set(nd, (int64_t)((uint64_t)scratch(nd) + (uint64_t)v));
+}
+
+/*
+ * The passes that sum go from the last node to the first.  Each takes
+ * a node's scratch once, when its subtree has added into it, and leaves
+ * it zero for the next pass.
+ */
+static int64_t
+take(struct pdbi_node *nd)
+{
+	int64_t v = scratch(nd);
+
+	scratch_set(nd, 0);
+	return v;
+}
+
+/*
+ * Whether the nodes are numbered in pre-order, which they mostly are,
+ * without a walk.  Children are listed in the order of their numbers
+ * (pdb_int.h), so they are when every subtree is the range of numbers
+ * from its root on for as many as it has nodes, or, the same, when
+ * every node's range lies in its parent's, after the parent.  The sizes
+ * go in the scratch, which is left zero if so.
+ */
+static int
+preordered(struct pdb *db)
+{
+	struct pdbi_node *nodes = db->nodes;
+	uint32_t n, par;
+
+	for (n = 0; n < db->nnodes; n++)
+		scratch_set(&nodes[n], 1);
+	for (n = db->nnodes; n-- > 1;) {
+		if ((par = nodes[n].parent) >= n)
+			return 0;
+		scratch_add(&nodes[par], scratch(&nodes[n]));
 	}
+	/* From the last too: the parent's size is still there. */
+	for (n = db->nnodes; n-- > 1;) {
+		par = nodes[n].parent;
+		if (n + take(&nodes[n]) > par + scratch(&nodes[par]))
+			return 0;
+	}
+	scratch_set(&nodes[0], 0);
+	return 1;
+}
+
+/* Mark the nodes whose inclusive value of metric m is below min. */
+static void
+fails(struct pruner *p, unsigned m, int64_t min)
+{
+	struct pdbi_node *nodes = p->db->nodes;
+	struct pdbi_col *c = &p->db->cols[m];
+	uint32_t n;
+	int64_t v;
+
+	for (n = p->db->nnodes; n-- > 1;) {
+		v = (int64_t)((uint64_t)take(&nodes[n]) +
+		    (uint64_t)pdbi_elem_get(c->v, c->type, n));
+		p->bits[n / 64] |= (uint64_t)(v < min) << (n % 64);
+		scratch_add(&nodes[nodes[n].parent], v);
+	}
+	scratch_set(&nodes[0], 0);
 }
 
 /*
  * Turn the bits into "removed": failing, excluded, or below a node
  * removed (whose bit, numbered before, is final).  The root stays.
- * Returns the number of subtrees removed.
+ * Returns the number of subtrees removed.  Without branches on the
+ * bits, which follow the tree.
  */
 static uint64_t
 mark(struct pruner *p, const unsigned char *excl)
 {
 	struct pdb *db = p->db;
-	uint64_t removed = 0;
-	uint32_t n, par;
-	int gone;
+	uint64_t removed = 0, cut, up, *w;
+	uint32_t n;
 
 	p->bits[0] &= ~(uint64_t)1;
 	for (n = 1; n < db->nnodes; n++) {
-		par = db->nodes[n].parent;
-		gone = bit(p->bits, n) ||
-		    (excl != NULL && excl[db->nodes[n].cc]);
-		if (bit(p->bits, par))
-			gone = 1;
-		else if (gone)
-			removed++;
-		if (gone)
-			p->bits[n / 64] |= (uint64_t)1 << (n % 64);
-		else
-			p->bits[n / 64] &= ~((uint64_t)1 << (n % 64));
+		w = &p->bits[n / 64];
+		cut = *w >> (n % 64) & 1;
+		if (excl != NULL)
+			cut |= excl[db->nodes[n].cc] != 0;
+		up = (uint64_t)bit(p->bits, db->nodes[n].parent);
+		removed += cut & ~up;
+		*w = (*w & ~((uint64_t)1 << (n % 64))) | (cut | up) << (n % 64);
 	}
 	return removed;
 }
 
 /*
- * Column m: the values of the removed nodes are summed for the nearest
- * node kept above them, the one of level lev[d], and settle() gives
- * it the sum when the pass leaves it.
+ * Cost column cost[j]: the removed nodes add their values with their
+ * subtrees' into their parents', so that a node kept has its value with
+ * all that folds into it.  Apply stores that; without, note what it
+ * needs.  Without branches on the bits: a node kept adds zero, and a
+ * removed one stores its own value.
  */
 static void
-fold(struct pruner *p, unsigned m, int apply)
+fold(struct pruner *p, unsigned j, int apply)
 {
-	struct pdb *db = p->db;
-	uint32_t n, d = 0, k;
+	struct pdbi_node *nodes = p->db->nodes;
+	struct pdbi_col *c = &p->db->cols[p->cost[j]];
+	int64_t v, x, *lo = &p->lo[j], *hi = &p->hi[j];
+	uint64_t out;
+	uint32_t n = p->db->nnodes;
 
-	p->path[0] = 0;
-	p->lev[0] = 0;
-	p->acc[0] = 0;
-	for (n = 1; n < db->nnodes; n++) {
-		for (; p->path[d] != db->nodes[n].parent; d--)
-			if (p->lev[d] == d)
-				settle(p, m, p->path[d], p->acc[d], apply);
-		k = p->lev[d++];
-		p->path[d] = n;
-		if (bit(p->bits, n)) {
-			p->lev[d] = k;
-			p->acc[k] = (int64_t)((uint64_t)p->acc[k] +
-			    (uint64_t)pdbi_value(db, n, m));
-		} else {
-			p->lev[d] = d;
-			p->acc[d] = 0;
+	do {
+		n--;
+		x = pdbi_elem_get(c->v, c->type, n);
+		v = (int64_t)((uint64_t)take(&nodes[n]) + (uint64_t)x);
+		out = (uint64_t)bit(p->bits, n);
+		/* The root, last, is kept. */
+		if (n > 0)
+			scratch_add(&nodes[nodes[n].parent],
+			    (int64_t)((uint64_t)v & (0 - out)));
+		if (apply)
+			pdbi_elem_put(c->v, c->size, n, out ? x : v);
+		else {
+			v = out ? 0 : v;
+			*lo = v < *lo ? v : *lo;
+			*hi = v > *hi ? v : *hi;
 		}
-	}
-	for (;; d--) {
-		if (p->lev[d] == d)
-			settle(p, m, p->path[d], p->acc[d], apply);
-		if (d == 0)
-			break;
-	}
-}
-
-/* Node n of column m gets sum; without apply, note what that needs. */
-static void
-settle(struct pruner *p, unsigned m, uint32_t n, int64_t sum, int apply)
-{
-	struct pdbi_col *c = &p->db->cols[m];
-	int64_t v;
-
-	if (sum == 0)
-		return;
-	v = (int64_t)((uint64_t)pdbi_value(p->db, n, m) + (uint64_t)sum);
-	if (apply)
-		pdbi_elem_put(c->v, c->size, n, v);
-	else {
-		p->lo = v < p->lo ? v : p->lo;
-		p->hi = v > p->hi ? v : p->hi;
-	}
+	} while (n > 0);
 }
 
 /*
- * Move the nodes kept down over the removed ones, keeping their order.
- * A node's parent is on the path of nodes kept so far, where path[] and
- * lev[] keep their old and new numbers.
+ * Move the nodes kept down over the removed ones, keeping their order,
+ * and sum per metric the values removed.  A kept node's new number is
+ * left in the last_child of its old place, which no other node's move
+ * writes, for its children, which come after it.
  */
 static void
-compact(struct pruner *p)
+compact(struct pruner *p, int64_t *gone)
 {
 	struct pdb *db = p->db;
-	uint32_t n, k = 0, d = 0, par, kept;
+	struct pdbi_node *nodes = db->nodes;
+	uint32_t n, k = 1, cc, par;
 	unsigned m;
 
-	for (n = 0; n < db->nnodes; n++) {
-		if (bit(p->bits, n))
-			continue;
-		if ((par = db->nodes[n].parent) != PDB_NONE) {
-			while (p->path[d] != par)
-				d--;
-			par = p->lev[d++];
-		}
-		p->path[d] = n;
-		p->lev[d] = k;
-		db->nodes[k] = db->nodes[n];
-		db->nodes[k].parent = par;
-		k++;
+	/* Without branches on the bits: a removed node is written over. */
+	nodes[0].last_child = 0;
+	for (n = 1; n < db->nnodes; n++) {
+		cc = nodes[n].cc;
+		par = nodes[nodes[n].parent].last_child;
+		nodes[n].last_child = k;
+		nodes[k].cc = cc;
+		nodes[k].parent = par;
+		k += (uint32_t)(1 - bit(p->bits, n));
 	}
-	kept = k;
-	for (m = 0; m < db->nmetrics; m++) {
-		struct pdbi_col *c = &db->cols[m];
+	for (m = 0; m < db->nmetrics; m++)
+		gone[m] = squeeze(&db->cols[m], p->bits, db->nnodes);
+	db->nnodes = k;
+}
 
-		for (n = 0, k = 0; c->size > 0 && n < db->nnodes; n++)
-			if (!bit(p->bits, n))
-				pdbi_elem_put(c->v, c->size, k++,
-				    pdbi_elem_get(c->v, c->type, n));
+/*
+ * Column c without the elements of the nodes removed, whose sum it
+ * returns.  Without branches on the bits, which follow the tree: each
+ * element is stored, and the next kept one overwrites a removed one.
+ */
+static inline int64_t
+squeeze_as(unsigned char *v, enum pdbi_type t, unsigned size,
+    const uint64_t *bits, uint32_t nn)
+{
+	uint64_t sum = 0, out;
+	uint32_t n, k = 0;
+	int64_t x;
+
+	for (n = 0; n < nn; n++) {
+		x = pdbi_elem_get(v, t, n);
+		out = bits[n / 64] >> (n % 64) & 1;
+		pdbi_elem_put(v, size, k, x);
+		k += (uint32_t)(1 - out);
+		sum += (uint64_t)x & (0 - out);
 	}
-	db->nnodes = kept;
-	pdbi_relink(db);
+	return (int64_t)sum;
+}
+
+/* squeeze_as() made for each type, which is then a constant. */
+static int64_t
+squeeze(struct pdbi_col *c, const uint64_t *bits, uint32_t nn)
+{
+	switch (c->type) {
+	case PDBI_U8:
+		return squeeze_as(c->v, PDBI_U8, 1, bits, nn);
+	case PDBI_S8:
+		return squeeze_as(c->v, PDBI_S8, 1, bits, nn);
+	case PDBI_U16:
+		return squeeze_as(c->v, PDBI_U16, 2, bits, nn);
+	case PDBI_S16:
+		return squeeze_as(c->v, PDBI_S16, 2, bits, nn);
+	case PDBI_U32:
+		return squeeze_as(c->v, PDBI_U32, 4, bits, nn);
+	case PDBI_S32:
+		return squeeze_as(c->v, PDBI_S32, 4, bits, nn);
+	case PDBI_S64:
+		return squeeze_as(c->v, PDBI_S64, 8, bits, nn);
+	default:
+		return 0;
+	}
 }
 
 void
@@ -231,14 +289,13 @@ int
 pdb_prune(struct pdb *db, const struct pdb_threshold *th, size_t nth,
     const char *const *exclude, size_t nexclude, struct pdb_prune_report *rep)
 {
-	struct pdb_threshold *use = NULL;
 	struct pruner p;
 	unsigned char *excl = NULL;
-	int64_t *folded = NULL, *dropped = NULL, *sum;
+	int64_t *folded = NULL, *dropped = NULL;
 	uint64_t removed;
-	uint32_t maxdepth = 0, cc, n;
-	unsigned m, nm = db->nmetrics;
-	size_t i, levels, nuse = 0;
+	uint32_t maxdepth, cc, n;
+	unsigned j, m, nm = db->nmetrics;
+	size_t i;
 	int rc = PDB_ENOMEM;
 
 	if (rep != NULL)
@@ -247,23 +304,14 @@ pdb_prune(struct pdb *db, const struct pdb_threshold *th, size_t nth,
 		return pdb_seterr(db, PDB_EINVAL, "empty profile");
 	memset(&p, 0, sizeof(p));
 	p.db = db;
-	if (pdbi_preorder(db, &maxdepth) != PDB_OK)
-		goto out;
-	levels = (size_t)maxdepth + 1;
-	if ((use = pdbi_calloc(nth + 1, sizeof(*use))) == NULL ||
-	    (p.bits = pdbi_calloc((size_t)db->nnodes / 64 + 1,
+	if ((p.bits = pdbi_calloc((size_t)db->nnodes / 64 + 1,
 	    sizeof(*p.bits))) == NULL ||
-	    (p.path = pdbi_malloc(levels * sizeof(*p.path))) == NULL ||
-	    (p.lev = pdbi_malloc(levels * sizeof(*p.lev))) == NULL ||
-	    (p.acc = pdbi_malloc(levels * (nth + 1) * sizeof(*p.acc))) ==
-	    NULL ||
+	    (p.cost = pdbi_calloc(nm + 1, sizeof(*p.cost))) == NULL ||
+	    (p.lo = pdbi_calloc(nm + 1, sizeof(*p.lo))) == NULL ||
+	    (p.hi = pdbi_calloc(nm + 1, sizeof(*p.hi))) == NULL ||
 	    (folded = pdbi_calloc(nm + 1, sizeof(*folded))) == NULL ||
 	    (dropped = pdbi_calloc(nm + 1, sizeof(*dropped))) == NULL)
 		goto out;
-	/* Thresholds on metrics the profile lacks never cut. */
-	for (i = 0; i < nth; i++)
-		if (th[i].metric < nm)
-			use[nuse++] = th[i];
 	if (nexclude > 0) {
 		if ((excl = pdbi_calloc((size_t)db->nccs + 1, 1)) == NULL)
 			goto out;
@@ -272,35 +320,57 @@ pdb_prune(struct pdb *db, const struct pdb_threshold *th, size_t nth,
 				excl[cc] = (unsigned char)pdb_cc_glob(db, cc,
 				    exclude[i]);
 	}
-	if (nuse > 0)
-		fails(&p, use, nuse);
-	removed = mark(&p, excl);
-	/* Widen what the sums need, then fold: nothing fails after. */
-	for (m = 0; m < nm; m++) {
-		if (db->metrics[m].kind == PDB_COUNT || db->cols[m].size == 0)
-			continue;
-		p.lo = p.hi = 0;
-		fold(&p, m, 0);
-		if ((!pdbi_fits(&db->cols[m], p.lo) &&
-		    pdbi_col_widen(db, m, p.lo) != PDB_OK) ||
-		    (!pdbi_fits(&db->cols[m], p.hi) &&
-		    pdbi_col_widen(db, m, p.hi) != PDB_OK))
+	if (!preordered(db)) {
+		pdbi_relink(db);
+		if (pdbi_preorder(db, &maxdepth) != PDB_OK)
 			goto out;
+		/* As preordered() leaves it. */
+		for (n = 0; n < db->nnodes; n++)
+			scratch_set(&db->nodes[n], 0);
 	}
-	for (m = 0; m < nm; m++) {
-		if (db->cols[m].size == 0)
+	/* From here the links are scratch: pdbi_relink() at the end. */
+	for (i = 0; i < nth; i++) {
+		/* Thresholds on metrics the profile lacks never cut. */
+		if (th[i].metric >= nm)
 			continue;
-		sum = db->metrics[m].kind == PDB_COUNT ? &dropped[m] :
-		    &folded[m];
-		for (n = 1; n < db->nnodes; n++)
-			if (bit(p.bits, n))
-				*sum = (int64_t)((uint64_t)*sum +
-				    (uint64_t)pdbi_value(db, n, m));
-		if (db->metrics[m].kind == PDB_COST)
-			fold(&p, m, 1);
+		fails(&p, th[i].metric, th[i].min);
 	}
-	compact(&p);
+	removed = mark(&p, excl);
+	/*
+	 * The cost columns that fold, first those that a sum may not fit:
+	 * a column of 64 bits holds any.  Widen what the sums need, then
+	 * fold: nothing fails after.
+	 */
+	for (m = 0; m < nm; m++)
+		if (db->metrics[m].kind == PDB_COST && db->cols[m].size > 0 &&
+		    db->cols[m].type != PDBI_S64)
+			p.cost[p.ncost++] = m;
+	p.ndry = p.ncost;
+	for (m = 0; m < nm; m++)
+		if (db->metrics[m].kind == PDB_COST &&
+		    db->cols[m].type == PDBI_S64)
+			p.cost[p.ncost++] = m;
+	for (j = 0; j < p.ndry; j++) {
+		m = p.cost[j];
+		fold(&p, j, 0);
+		if ((!pdbi_fits(&db->cols[m], p.lo[j]) &&
+		    pdbi_col_widen(db, m, p.lo[j]) != PDB_OK) ||
+		    (!pdbi_fits(&db->cols[m], p.hi[j]) &&
+		    pdbi_col_widen(db, m, p.hi[j]) != PDB_OK)) {
+			pdbi_relink(db);
+			goto out;
+		}
+	}
+	for (j = 0; j < p.ncost; j++)
+		fold(&p, j, 1);
+	compact(&p, dropped);
+	pdbi_relink(db);
 	pdbi_index_free(db);
+	for (m = 0; m < nm; m++)
+		if (db->metrics[m].kind == PDB_COST) {
+			folded[m] = dropped[m];
+			dropped[m] = 0;
+		}
 	if (rep != NULL) {
 		rep->nodes_removed = removed;
 		rep->folded = folded;
@@ -311,12 +381,11 @@ pdb_prune(struct pdb *db, const struct pdb_threshold *th, size_t nth,
 out:
 	if (rc != PDB_OK)
 		pdb_seterr(db, rc, "out of memory");
-	free(use);
 	free(excl);
 	free(p.bits);
-	free(p.path);
-	free(p.lev);
-	free(p.acc);
+	free(p.cost);
+	free(p.lo);
+	free(p.hi);
 	free(folded);
 	free(dropped);
 	return rc;
