@@ -1028,6 +1028,35 @@ dup_key(struct js *j)
 	    "%s:%llu:%llu: duplicate object key", j->name, line, col));
 }
 
+/*
+ * yajl takes form feed and vertical tab for white space, which JSON
+ * does not (nor Jansson), and they may not stand in a string unescaped
+ * either: so wherever one is, the file is not JSON.  The offset of the
+ * first in chunk[0..len), or len.
+ */
+static size_t
+ff_or_vt(const unsigned char *chunk, size_t len)
+{
+	const unsigned char *ff = memchr(chunk, '\f', len);
+	const unsigned char *vt = memchr(chunk, '\v',
+	    ff != NULL ? (size_t)(ff - chunk) : len);
+
+	if (vt != NULL)
+		return (size_t)(vt - chunk);
+	return ff != NULL ? (size_t)(ff - chunk) : len;
+}
+
+static int
+ws_error(struct js *j, size_t at)
+{
+	unsigned long long line, col;
+
+	position(j, at, &line, &col);
+	return pdb_seterr(j->db, PDB_EFORMAT,
+	    "%s:%llu:%llu: invalid token (form feed or vertical tab)",
+	    j->name, line, col);
+}
+
 /* yajl's message for where it stopped, as "file:line:column: text". */
 static int
 syntax_error(struct js *j, yajl_handle h, const unsigned char *chunk,
@@ -1063,7 +1092,7 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 	yajl_handle h;
 	yajl_status st = yajl_status_ok;
 	const unsigned char *chunk;
-	size_t len, i;
+	size_t len, i, bad;
 	long got;
 	int rc = 0;
 
@@ -1094,9 +1123,14 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 		len = in->len - in->pos;
 		j.chunkbase = pdb_in_offset(in);
 		j.chunk = chunk;
-		st = yajl_parse(h, chunk, len);
+		bad = ff_or_vt(chunk, len);
+		st = yajl_parse(h, chunk, bad);
 		if (st != yajl_status_ok)
 			break;
+		if (bad < len) {
+			rc = ws_error(&j, bad);
+			goto out;
+		}
 		count_lines(&j, chunk, len);
 		in->pos = in->len;
 	}

@@ -690,6 +690,27 @@ Test(ghcjson, duplicate_keys_refused_by_both_readers)
 #undef NODE1
 }
 
+/* JSON's white space is space, tab, newline and return: yajl also
+ * skips form feed and vertical tab, which both readers refuse. */
+Test(ghcjson, form_feed_and_vertical_tab_refused_by_both_readers)
+{
+	static const char *const docs[] = {
+		"{\"cost_centres\": [{\"id\": 1, \"label\": \"a\", \"module\": "
+		"\"M\"}],\v\"profile\": {\"id\": 1, \"entries\": 1, \"alloc\": "
+		"2, \"ticks\": 3, \"children\": []}}",
+		"{\f\"cost_centres\": [{\"id\": 1, \"label\": \"a\", \"module\": "
+		"\"M\"}], \"profile\": {\"id\": 1, \"entries\": 1, \"alloc\": "
+		"2, \"ticks\": 3, \"children\": []}}",
+		"{\"cost_centres\": [{\"id\": 1, \"label\": \"a\f\", \"module\": "
+		"\"M\"}], \"profile\": {\"id\": 1, \"entries\": 1, \"alloc\": "
+		"2, \"ticks\": 3, \"children\": []}}",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
+		read_both(docs[i], PDB_EFORMAT, NULL);
+}
+
 /* Every proper prefix of a good file fails cleanly. */
 Test(ghcjson, truncated_everywhere)
 {
