@@ -80,8 +80,10 @@ selected(struct pdb_builder *b, uint32_t cc, int *sel)
 
 /*
  * Check the values streamed for overflow of their sums (pdb_int.h).  A
- * value adds at most 2^63 to a sum at most INT64_MAX, so the unsigned
- * sums cannot wrap before they are checked, once a node.
+ * value adds at most INT64_MAX to the positive sum, at most INT64_MAX,
+ * which cannot wrap; and at most 2^63 to the negative one, at most 2^63,
+ * which wraps to 0 exactly when both are 2^63: so a negative sum below
+ * the value just added has wrapped.
  */
 static int
 check(struct pdb_builder *b, uint32_t cc, const int64_t *values)
@@ -103,9 +105,9 @@ check(struct pdb_builder *b, uint32_t cc, const int64_t *values)
 	bad >>= 63;
 	if (bad == 0)
 		return PDB_OK;
-	for (m = 0; m < nm; m++)
-		if (b->range[2 * m] > INT64_MAX ||
-		    b->range[2 * m + 1] > (uint64_t)INT64_MAX + 1)
+	for (m = 0, r = b->range; m < nm; m++, r += 2)
+		if (r[0] > INT64_MAX || r[1] > (uint64_t)INT64_MAX + 1 ||
+		    (values[m] < 0 && r[1] < 0 - (uint64_t)values[m]))
 			return pdbi_overflow(db, m, cc);
 	return PDB_OK;
 }

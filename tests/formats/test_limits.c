@@ -267,6 +267,8 @@ Test(limits, sums_that_overflow_are_errors)
 		"a 9223372036854775807\na 1\n",		/* one stack, twice */
 		"a;b 4611686018427387904\na;c 4611686018427387904\n",
 		"a -9223372036854775808\nb -1\n",
+		/* The negative sum reaches 2^64, which is 0 modulo 2^64. */
+		"a -9223372036854775808\nb -9223372036854775808\n",
 		"a 9223372036854775807\nb -9223372036854775807\nc 5\n",
 	};
 	struct enc e = { 0 };
@@ -303,6 +305,25 @@ Test(limits, sums_that_overflow_are_errors)
 	enc_varint(&e, 0);
 	enc_varint(&e, 2);
 	enc_svarint(&e, INT64_MAX);
+	enc_varint(&e, 0);
+	put_trailer(&e, 3);
+	p = enc_file(&e, ".dump");
+	snprintf(where, sizeof(where), "%s: byte ", p);
+	overflows(p, where);
+	unlink(p);
+	free(p);
+
+	/* The same with two values of -2^63. */
+	put_header(&e, 3);
+	enc_varint(&e, 1);
+	enc_varint(&e, 0);
+	enc_svarint(&e, 0);
+	enc_varint(&e, 2);
+	enc_varint(&e, 1);
+	enc_svarint(&e, INT64_MIN);
+	enc_varint(&e, 0);
+	enc_varint(&e, 2);
+	enc_svarint(&e, INT64_MIN);
 	enc_varint(&e, 0);
 	put_trailer(&e, 3);
 	p = enc_file(&e, ".dump");
