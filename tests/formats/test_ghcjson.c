@@ -618,9 +618,9 @@ ParameterizedTest(struct bad *c, ghcjson, bad)
  * with spaces past GHCJSON_STREAM_MIN; both must give rc.
  */
 static void
-read_both(const char *text, int want, const char *msg)
+read_both_n(const char *text, size_t len, int want, const char *msg)
 {
-	size_t len = strlen(text), big = len + ((size_t)1 << 20) + 16;
+	size_t big = len + ((size_t)1 << 20) + 16;
 	char *padded = malloc(big), *path;
 	struct pdb *db;
 	int pass, rc;
@@ -642,6 +642,12 @@ read_both(const char *text, int want, const char *msg)
 		pdb_free(db);
 	}
 	free(padded);
+}
+
+static void
+read_both(const char *text, int want, const char *msg)
+{
+	read_both_n(text, strlen(text), want, msg);
 }
 
 /*
@@ -709,6 +715,20 @@ Test(ghcjson, form_feed_and_vertical_tab_refused_by_both_readers)
 
 	for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
 		read_both(docs[i], PDB_EFORMAT, NULL);
+}
+
+/* Nor is a NUL byte, which Jansson skips between tokens. */
+Test(ghcjson, nul_between_tokens_refused_by_both_readers)
+{
+	static const char doc[] = "{\"cost_centres\": [{\"id\": 1, "
+	    "\"label\": \"a\", \"module\": \"M\"}], \"profile\": {\"id\": 1, "
+	    "\"entries\": 1\0, \"alloc\": 2, \"ticks\": 3, \"children\": []}}";
+
+	read_both_n(doc, sizeof(doc) - 1, PDB_EFORMAT, NULL);
+	/* Without the NUL it reads. */
+	read_both("{\"cost_centres\": [{\"id\": 1, \"label\": \"a\", "
+	    "\"module\": \"M\"}], \"profile\": {\"id\": 1, \"entries\": 1, "
+	    "\"alloc\": 2, \"ticks\": 3, \"children\": []}}", PDB_OK, NULL);
 }
 
 /* Every proper prefix of a good file fails cleanly. */
