@@ -146,6 +146,8 @@ struct js {
 	yajl_handle	 h;
 	const unsigned char *chunk;	/* being parsed */
 	int		 rc;		/* our error, when a callback stopped */
+	unsigned char	 esc[12];	/* an escape cut by a chunk's end */
+	size_t		 nesc;
 
 	struct level	*stack;
 	size_t		 depth, capstack;
@@ -1047,14 +1049,108 @@ ff_or_vt(const unsigned char *chunk, size_t len)
 }
 
 static int
-ws_error(struct js *j, size_t at)
+hex4(const unsigned char *p, unsigned *out)
+{
+	unsigned v = 0, i, d;
+
+	for (i = 0; i < 4; i++) {
+		if (p[i] >= '0' && p[i] <= '9')
+			d = p[i] - '0';
+		else if ((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'f')
+			d = (p[i] | 0x20) - 'a' + 10;
+		else
+			return 0;
+		v = v << 4 | d;
+	}
+	*out = v;
+	return 1;
+}
+
+/*
+ * The escape at p (p[0] is a backslash), n bytes there: its length, or
+ * 0 when it needs more bytes; *bad tells an unpaired UTF-16 surrogate.
+ */
+static size_t
+escape_len(const unsigned char *p, size_t n, int *bad)
+{
+	unsigned cp, lo;
+
+	*bad = 0;
+	if (n < 2)
+		return 0;
+	if (p[1] != 'u')
+		return 2;
+	if (n < 6)
+		return 0;
+	if (!hex4(p + 2, &cp))
+		return 2;		/* yajl refuses it */
+	if (cp >= 0xdc00 && cp <= 0xdfff) {
+		*bad = 1;
+		return 6;
+	}
+	if (cp < 0xd800 || cp > 0xdbff)
+		return 6;
+	if (n < 12)
+		return 0;
+	if (p[6] != '\\' || p[7] != 'u' || !hex4(p + 8, &lo) ||
+	    lo < 0xdc00 || lo > 0xdfff) {
+		*bad = 1;
+		return 6;
+	}
+	return 12;
+}
+
+/*
+ * yajl turns an unpaired surrogate escape ("\ud80d" alone) into '?' or
+ * invalid UTF-8, where Jansson refuses it: find the first in chunk, as
+ * an offset, or len.  An escape cut by the chunk's end waits in j->esc
+ * for the next chunk.
+ */
+static size_t
+surrogates(struct js *j, const unsigned char *chunk, size_t len)
+{
+	const unsigned char *p = chunk, *end = chunk + len;
+	size_t k, take, n;
+	int bad;
+
+	if (j->nesc > 0) {
+		take = sizeof(j->esc) - j->nesc;
+		if (take > len)
+			take = len;
+		memcpy(j->esc + j->nesc, chunk, take);
+		n = j->nesc + take;
+		if ((k = escape_len(j->esc, n, &bad)) == 0) {
+			j->nesc = n;
+			return len;
+		}
+		if (bad) {
+			j->nesc = 0;
+			return 0;
+		}
+		p = chunk + (k - j->nesc);
+		j->nesc = 0;
+	}
+	while (p < end && (p = memchr(p, '\\', (size_t)(end - p))) != NULL) {
+		if ((k = escape_len(p, (size_t)(end - p), &bad)) == 0) {
+			j->nesc = (size_t)(end - p);
+			memcpy(j->esc, p, j->nesc);
+			return len;
+		}
+		if (bad)
+			return (size_t)(p - chunk);
+		p += k;
+	}
+	return len;
+}
+
+static int
+text_error(struct js *j, size_t at, const char *what)
 {
 	unsigned long long line, col;
 
 	position(j, at, &line, &col);
-	return pdb_seterr(j->db, PDB_EFORMAT,
-	    "%s:%llu:%llu: invalid token (form feed or vertical tab)",
-	    j->name, line, col);
+	return pdb_seterr(j->db, PDB_EFORMAT, "%s:%llu:%llu: %s", j->name,
+	    line, col, what);
 }
 
 /* yajl's message for where it stopped, as "file:line:column: text". */
@@ -1092,7 +1188,7 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 	yajl_handle h;
 	yajl_status st = yajl_status_ok;
 	const unsigned char *chunk;
-	size_t len, i, bad;
+	size_t len, i, bad, ws, sg;
 	long got;
 	int rc = 0;
 
@@ -1123,12 +1219,16 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 		len = in->len - in->pos;
 		j.chunkbase = pdb_in_offset(in);
 		j.chunk = chunk;
-		bad = ff_or_vt(chunk, len);
+		ws = ff_or_vt(chunk, len);
+		sg = surrogates(&j, chunk, len);
+		bad = ws < sg ? ws : sg;
 		st = yajl_parse(h, chunk, bad);
 		if (st != yajl_status_ok)
 			break;
 		if (bad < len) {
-			rc = ws_error(&j, bad);
+			rc = text_error(&j, bad, bad == ws ? "invalid token "
+			    "(form feed or vertical tab)" : "invalid Unicode "
+			    "escape (an unpaired surrogate)");
 			goto out;
 		}
 		count_lines(&j, chunk, len);

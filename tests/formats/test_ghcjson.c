@@ -717,6 +717,65 @@ Test(ghcjson, form_feed_and_vertical_tab_refused_by_both_readers)
 		read_both(docs[i], PDB_EFORMAT, NULL);
 }
 
+/* Jansson refuses an unpaired UTF-16 surrogate escape; yajl would
+ * turn it into '?' or invalid UTF-8, so the stream refuses it too. */
+Test(ghcjson, unpaired_surrogates_refused_by_both_readers)
+{
+#define DOC(label) "{\"cost_centres\": [{\"id\": 1, \"label\": \"" label \
+	"\", \"module\": \"M\"}], \"profile\": {\"id\": 1, \"entries\": 1, " \
+	"\"alloc\": 2, \"ticks\": 3, \"children\": []}}"
+	read_both(DOC("a\\ud80d"), PDB_EFORMAT, NULL);
+	read_both(DOC("a\\ud80ducaf"), PDB_EFORMAT, NULL);
+	read_both(DOC("a\\udc00b"), PDB_EFORMAT, NULL);
+	read_both(DOC("a\\ud800\\u0041"), PDB_EFORMAT, NULL);
+	read_both(DOC("a\\ud83d\\ude00b"), PDB_OK, NULL);
+	read_both(DOC("a\\\\ud80d"), PDB_OK, NULL);	/* a backslash, then text */
+	read_both(DOC("a\\u00e9"), PDB_OK, NULL);
+#undef DOC
+}
+
+/* The same where the escape straddles the stream's chunks: the first
+ * is the input buffer's 2 MiB, yajl's the reader's 256 KiB. */
+Test(ghcjson, surrogates_across_chunks, .timeout = 120)
+{
+	static const char head[] = "{\"cost_centres\": [{\"id\": 1, "
+	    "\"label\": \"";
+	static const char tail[] = "\", \"module\": \"M\"}], \"profile\": "
+	    "{\"id\": 1, \"entries\": 1, \"alloc\": 2, \"ticks\": 3, "
+	    "\"children\": []}}";
+	static const char *const esc[] = { "\\ud83d\\ude00", "\\ud80d" };
+	static const size_t bounds[] = { (size_t)256 << 10, (size_t)2 << 20 };
+	size_t b, i, k, pad, len;
+	char *doc, *path;
+	struct pdb *db;
+	int rc;
+
+	for (b = 0; b < 2; b++)
+		for (i = 0; i < 2; i++)
+			for (k = 1; k <= 12; k++) {
+				/* The escape starts k bytes before the bound. */
+				pad = bounds[b] - k - (sizeof(head) - 1);
+				len = pad + sizeof(head) - 1 + strlen(esc[i]) +
+				    sizeof(tail) - 1 + ((size_t)1 << 20);
+				cr_assert((doc = malloc(len + 1)) != NULL);
+				memset(doc, ' ', len);
+				memcpy(doc + pad, head, sizeof(head) - 1);
+				memcpy(doc + pad + sizeof(head) - 1, esc[i],
+				    strlen(esc[i]));
+				memcpy(doc + pad + sizeof(head) - 1 +
+				    strlen(esc[i]), tail, sizeof(tail) - 1);
+				db = read_text(doc, len, &pdb_fmt_ghcjson,
+				    ".json", &rc, &path, NULL);
+				cr_expect_eq(rc, i == 0 ? PDB_OK : PDB_EFORMAT,
+				    "%s %zu bytes before %zu: rc %d: %s",
+				    esc[i], k, bounds[b], rc, pdb_errmsg(db));
+				unlink(path);
+				free(path);
+				pdb_free(db);
+				free(doc);
+			}
+}
+
 /* Nor is a NUL byte, which Jansson skips between tokens. */
 Test(ghcjson, nul_between_tokens_refused_by_both_readers)
 {
