@@ -449,8 +449,9 @@ read_ccs(struct jctx *c, json_t *arr)
 				    "string", c->name, i, strfields[j]);
 			str[j] = json_string_value(v);
 		}
+		/* null is false, as in the stream. */
 		v = json_object_get(o, "is_caf");
-		if (v != NULL && !json_is_boolean(v))
+		if (v != NULL && !json_is_boolean(v) && !json_is_null(v))
 			return pdb_seterr(c->db, PDB_EFORMAT,
 			    "%s: 'cost_centres[%zu]': 'is_caf' is not a "
 			    "boolean", c->name, i);

@@ -734,6 +734,19 @@ Test(ghcjson, unpaired_surrogates_refused_by_both_readers)
 #undef DOC
 }
 
+/* is_caf may be null (false) in both readers, but nothing else. */
+Test(ghcjson, is_caf_null_or_boolean_in_both_readers)
+{
+#define DOC(caf) "{\"cost_centres\": [{\"id\": 1, \"label\": \"a\", " \
+	"\"module\": \"M\", \"is_caf\": " caf "}], \"profile\": {\"id\": 1, " \
+	"\"entries\": 1, \"alloc\": 2, \"ticks\": 3, \"children\": []}}"
+	read_both(DOC("null"), PDB_OK, NULL);
+	read_both(DOC("true"), PDB_OK, NULL);
+	read_both(DOC("0"), PDB_EFORMAT, "'is_caf' is not a boolean");
+	read_both(DOC("\"yes\""), PDB_EFORMAT, "'is_caf' is not a boolean");
+#undef DOC
+}
+
 /* The same where the escape straddles the stream's chunks: the first
  * is the input buffer's 2 MiB, yajl's the reader's 256 KiB. */
 Test(ghcjson, surrogates_across_chunks, .timeout = 120)
