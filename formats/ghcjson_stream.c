@@ -113,6 +113,20 @@ struct keyent {
 #define K_CAF		0x100u
 #define K_DONE		0x200u	/* a node whose enter record is complete */
 
+/* A profile node's own keys, kept as bits of its level. */
+struct nodekey {
+	const char	*name;
+	unsigned	 bit;
+	int		 slot;		/* in rec.v; -1: the id, or children */
+};
+static const struct nodekey nodekeys[] = {
+	{ "id", K_ID, -1 }, { "entries", K_ENTRIES, 2 },
+	{ "alloc", K_ALLOC, 1 }, { "ticks", K_TICKS, 0 },
+	{ "children", K_CHILDREN, -1 },
+};
+#define NNODEKEYS	(sizeof(nodekeys) / sizeof(nodekeys[0]))
+#define NK_CHILDREN	4
+
 /* A queued event: a node's enter (with its fields) or exit. */
 struct rec {
 	int64_t		 id;
@@ -157,6 +171,7 @@ struct js {
 	char		*key;
 	size_t		 keylen, keycap;
 	int		 keyidx;	/* of metafields, or -1 */
+	int		 nodekey;	/* of nodekeys, or -1 */
 
 	/* The keys of the open objects, but profile nodes' own. */
 	struct keyent	*keys;
@@ -684,31 +699,15 @@ cc_value(struct js *j, enum vtype t, long long iv, const unsigned char *s,
 	return t == V_MAP || t == V_ARRAY ? push(j, C_SKIP) : 1;
 }
 
-/* Whether key is one of a profile node's own, kept as bits. */
-static int
-node_key(const char *key)
-{
-	return strcmp(key, "id") == 0 || strcmp(key, "entries") == 0 ||
-	    strcmp(key, "alloc") == 0 || strcmp(key, "ticks") == 0 ||
-	    strcmp(key, "children") == 0;
-}
-
 /* A value in a profile node, under key j->key. */
 static int
 node_value(struct js *j, struct level *l, enum vtype t, long long iv)
 {
-	static const struct {
-		const char	*name;
-		unsigned	 bit;
-		int		 slot;	/* in rec.v, or -1 for the id */
-	} keys[] = {
-		{ "id", K_ID, -1 }, { "entries", K_ENTRIES, 2 },
-		{ "alloc", K_ALLOC, 1 }, { "ticks", K_TICKS, 0 }
-	};
+	const struct nodekey *key;
 	struct rec *r;
-	unsigned k;
+	int k = j->nodekey;
 
-	if (strcmp(j->key, "children") == 0) {
+	if (k == NK_CHILDREN) {
 		if (l->n & K_CHILDREN)
 			return dup_key(j);
 		if (t != V_ARRAY)
@@ -725,27 +724,25 @@ node_value(struct js *j, struct level *l, enum vtype t, long long iv)
 		}
 		return push(j, C_KIDS);
 	}
-	for (k = 0; k < 4; k++)
-		if (strcmp(j->key, keys[k].name) == 0)
-			break;
-	if (k == 4)
+	if (k < 0)
 		return t == V_MAP || t == V_ARRAY ? push(j, C_SKIP) : 1;
+	key = &nodekeys[k];
 	if (t != V_INT)
 		return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
 		    "%s: profile node %zu: '%s' is not an integer", j->name,
-		    l->nodeno, keys[k].name));
-	if (l->n & keys[k].bit)
+		    l->nodeno, key->name));
+	if (l->n & key->bit)
 		return dup_key(j);
 	if (l->n & K_DONE)
 		return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
 		    "%s: profile node %zu: '%s' after 'children'", j->name,
-		    l->nodeno, keys[k].name));
+		    l->nodeno, key->name));
 	r = rec_at(j, l->seq);
-	if (keys[k].slot < 0)
+	if (key->slot < 0)
 		r->id = iv;
 	else
-		r->v[keys[k].slot] = iv;
-	l->n |= keys[k].bit;
+		r->v[key->slot] = iv;
+	l->n |= key->bit;
 	return 1;
 }
 
@@ -920,8 +917,13 @@ cb_key(void *ctx, const unsigned char *key, size_t len)
 	if (copystr(j, &j->key, &j->keycap, key, len) == 0)
 		return 0;
 	j->keylen = len;
-	if (l != NULL && (l->ctx != C_NODE || !node_key(j->key)) &&
-	    key_once(j, l) == 0)
+	j->nodekey = -1;
+	if (l != NULL && l->ctx == C_NODE)
+		for (i = 0; i < NNODEKEYS; i++)
+			if (strcmp(j->key, nodekeys[i].name) == 0)
+				j->nodekey = (int)i;
+	/* A node's own keys are checked as bits of its level. */
+	if (l != NULL && j->nodekey < 0 && key_once(j, l) == 0)
 		return 0;
 	j->keyidx = -1;
 	if (l != NULL && l->ctx == C_TOP)
@@ -1009,25 +1011,30 @@ position(struct js *j, size_t at, unsigned long long *line,
 	*col = j->chunkbase + at - start;
 }
 
+/* "file:line:column: what", at offset at of the chunk being parsed. */
 static int
-nul_error(struct js *j)
+text_error(struct js *j, size_t at, const char *what)
 {
 	unsigned long long line, col;
 
-	position(j, yajl_get_bytes_consumed(j->h), &line, &col);
-	return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
-	    "%s:%llu:%llu: NUL character in a string", j->name, line, col));
+	position(j, at, &line, &col);
+	return pdb_seterr(j->db, PDB_EFORMAT, "%s:%llu:%llu: %s", j->name,
+	    line, col, what);
+}
+
+static int
+nul_error(struct js *j)
+{
+	return fail(j, text_error(j, yajl_get_bytes_consumed(j->h),
+	    "NUL character in a string"));
 }
 
 /* The key just read was in its object already: as Jansson says it. */
 static int
 dup_key(struct js *j)
 {
-	unsigned long long line, col;
-
-	position(j, yajl_get_bytes_consumed(j->h), &line, &col);
-	return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
-	    "%s:%llu:%llu: duplicate object key", j->name, line, col));
+	return fail(j, text_error(j, yajl_get_bytes_consumed(j->h),
+	    "duplicate object key"));
 }
 
 /*
@@ -1143,16 +1150,6 @@ surrogates(struct js *j, const unsigned char *chunk, size_t len)
 	return len;
 }
 
-static int
-text_error(struct js *j, size_t at, const char *what)
-{
-	unsigned long long line, col;
-
-	position(j, at, &line, &col);
-	return pdb_seterr(j->db, PDB_EFORMAT, "%s:%llu:%llu: %s", j->name,
-	    line, col, what);
-}
-
 /* yajl's message for where it stopped, as "file:line:column: text". */
 static int
 syntax_error(struct js *j, yajl_handle h, const unsigned char *chunk,
@@ -1161,7 +1158,6 @@ syntax_error(struct js *j, yajl_handle h, const unsigned char *chunk,
 	unsigned char *msg;
 	char text[160];
 	size_t n, at = yajl_get_bytes_consumed(h);
-	unsigned long long line, col;
 
 	msg = yajl_get_error(h, 0, chunk, len);
 	snprintf(text, sizeof(text), "%s", msg != NULL ? (char *)msg :
@@ -1175,9 +1171,7 @@ syntax_error(struct js *j, yajl_handle h, const unsigned char *chunk,
 	if (at > len)
 		at = len;
 	j->chunk = chunk;
-	position(j, at, &line, &col);
-	return pdb_seterr(j->db, PDB_EFORMAT, "%s:%llu:%llu: %s", j->name,
-	    line, col, text);
+	return text_error(j, at, text);
 }
 
 int

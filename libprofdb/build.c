@@ -82,8 +82,8 @@ selected(struct pdb_builder *b, uint32_t cc, int *sel)
  * Check the values streamed for overflow of their sums (pdb_int.h).  A
  * value adds at most INT64_MAX to the positive sum, at most INT64_MAX,
  * which cannot wrap; and at most 2^63 to the negative one, at most 2^63,
- * which wraps to 0 exactly when both are 2^63: so a negative sum below
- * the value just added has wrapped.
+ * which wraps to 0 exactly when both are 2^63: so the negative sum is out
+ * of range when, less one, it is above INT64_MAX, 0 included.
  */
 static int
 check(struct pdb_builder *b, uint32_t cc, const int64_t *values)
@@ -105,9 +105,11 @@ check(struct pdb_builder *b, uint32_t cc, const int64_t *values)
 	bad >>= 63;
 	if (bad == 0)
 		return PDB_OK;
+	/* Which metric: the same tests (a metric's negative sum only moved
+	 * if its value is negative). */
 	for (m = 0, r = b->range; m < nm; m++, r += 2)
-		if (r[0] > INT64_MAX || r[1] > (uint64_t)INT64_MAX + 1 ||
-		    (values[m] < 0 && r[1] < 0 - (uint64_t)values[m]))
+		if (r[0] > INT64_MAX ||
+		    (values[m] < 0 && r[1] - 1 > (uint64_t)INT64_MAX))
 			return pdbi_overflow(db, m, cc);
 	return PDB_OK;
 }

@@ -176,31 +176,20 @@ pdbi_tree_swap(struct pdb *a, struct pdb *b)
 {
 	struct pdb t;
 
-	t = *a;
-	a->nodes = b->nodes;
-	a->nnodes = b->nnodes;
-	a->capnodes = b->capnodes;
-	a->cols = b->cols;
-	a->capcols = b->capcols;
-	a->capvals = b->capvals;
-	a->kids = b->kids;
-	a->kidcap = b->kidcap;
-	a->nkids = b->nkids;
-	a->wide = b->wide;
-	a->nwide = b->nwide;
-	a->memo = b->memo;
-	b->nodes = t.nodes;
-	b->nnodes = t.nnodes;
-	b->capnodes = t.capnodes;
-	b->cols = t.cols;
-	b->capcols = t.capcols;
-	b->capvals = t.capvals;
-	b->kids = t.kids;
-	b->kidcap = t.kidcap;
-	b->nkids = t.nkids;
-	b->wide = t.wide;
-	b->nwide = t.nwide;
-	b->memo = t.memo;
+#define SWAP(f)	do { t.f = a->f; a->f = b->f; b->f = t.f; } while (0)
+	SWAP(nodes);
+	SWAP(nnodes);
+	SWAP(capnodes);
+	SWAP(cols);
+	SWAP(capcols);
+	SWAP(capvals);
+	SWAP(kids);
+	SWAP(kidcap);
+	SWAP(nkids);
+	SWAP(wide);
+	SWAP(nwide);
+	SWAP(memo);
+#undef SWAP
 }
 
 int

@@ -260,6 +260,32 @@ overflows(const char *path, const char *where)
 	pdb_flat_free(fl);
 }
 
+/* A dump whose root has two children of value v each: it must not read. */
+static void
+overflowing_dump(int64_t v)
+{
+	struct enc e = { 0 };
+	char *p, where[256];
+
+	put_header(&e, 3);
+	enc_varint(&e, 1);
+	enc_varint(&e, 0);
+	enc_svarint(&e, 0);
+	enc_varint(&e, 2);
+	enc_varint(&e, 1);
+	enc_svarint(&e, v);
+	enc_varint(&e, 0);
+	enc_varint(&e, 2);
+	enc_svarint(&e, v);
+	enc_varint(&e, 0);
+	put_trailer(&e, 3);
+	p = enc_file(&e, ".dump");
+	snprintf(where, sizeof(where), "%s: byte ", p);
+	overflows(p, where);
+	unlink(p);
+	free(p);
+}
+
 Test(limits, sums_that_overflow_are_errors)
 {
 	static const char *const folded[] = {
@@ -271,7 +297,6 @@ Test(limits, sums_that_overflow_are_errors)
 		"a -9223372036854775808\nb -9223372036854775808\n",
 		"a 9223372036854775807\nb -9223372036854775807\nc 5\n",
 	};
-	struct enc e = { 0 };
 	struct run r;
 	char *p, where[256];
 	size_t i;
@@ -294,43 +319,10 @@ Test(limits, sums_that_overflow_are_errors)
 		free(p);
 	}
 
-	/* A dump: two children of the root whose sum passes 2^63. */
-	put_header(&e, 3);
-	enc_varint(&e, 1);
-	enc_varint(&e, 0);
-	enc_svarint(&e, 0);
-	enc_varint(&e, 2);
-	enc_varint(&e, 1);
-	enc_svarint(&e, INT64_MAX);
-	enc_varint(&e, 0);
-	enc_varint(&e, 2);
-	enc_svarint(&e, INT64_MAX);
-	enc_varint(&e, 0);
-	put_trailer(&e, 3);
-	p = enc_file(&e, ".dump");
-	snprintf(where, sizeof(where), "%s: byte ", p);
-	overflows(p, where);
-	unlink(p);
-	free(p);
-
-	/* The same with two values of -2^63. */
-	put_header(&e, 3);
-	enc_varint(&e, 1);
-	enc_varint(&e, 0);
-	enc_svarint(&e, 0);
-	enc_varint(&e, 2);
-	enc_varint(&e, 1);
-	enc_svarint(&e, INT64_MIN);
-	enc_varint(&e, 0);
-	enc_varint(&e, 2);
-	enc_svarint(&e, INT64_MIN);
-	enc_varint(&e, 0);
-	put_trailer(&e, 3);
-	p = enc_file(&e, ".dump");
-	snprintf(where, sizeof(where), "%s: byte ", p);
-	overflows(p, where);
-	unlink(p);
-	free(p);
+	/* A dump: two children of the root whose sum passes 2^63, then
+	 * whose negative sum reaches 2^64, 0 modulo 2^64. */
+	overflowing_dump(INT64_MAX);
+	overflowing_dump(INT64_MIN);
 }
 
 Test(limits, large_sums_that_fit_are_exact)
