@@ -179,32 +179,6 @@ sb_printf(struct sbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/* Length of the well-formed UTF-8 sequence at s, or 0. */
-static size_t
-utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
-		    (c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0))
-			return 0;
-		return 3;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
-		    (s[3] & 0xc0) != 0x80 || (c == 0xf0 && s[1] < 0x90) ||
-		    (c == 0xf4 && s[1] >= 0x90))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
 /*
  * Append text s as it should appear in a Graphviz label (see the top
  * comment): the result shows s, never a Graphviz escape or entity.
@@ -213,6 +187,8 @@ static void
 sb_label(struct sbuf *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + strlen(s);
+	uint32_t c;
 	size_t n;
 
 	while (*p != '\0') {
@@ -240,7 +216,7 @@ sb_label(struct sbuf *b, const char *s)
 			sb_add(b, "\\\\r", 3);
 			p++;
 		} else if (*p < 0x20 || *p == 0x7f ||
-		    (n = utf8_len(p)) == 0) {
+		    (n = pdb_utf8_seq(p, (size_t)(end - p), &c)) == 0) {
 			sb_printf(b, "\\\\x%02X", *p);
 			p++;
 		} else {

@@ -74,35 +74,12 @@ static void
 text_copy(char *dst, size_t cap, const char *src)
 {
 	const unsigned char *p = (const unsigned char *)src;
-	size_t o = 0, n, i;
-	unsigned long c;
+	const unsigned char *end = p + strlen(src);
+	size_t o = 0, n;
+	uint32_t c = 0;
 
 	while (*p != '\0') {
-		if (*p < 0x80) {
-			c = *p;
-			n = 1;
-		} else if (*p >= 0xc2 && *p <= 0xdf) {
-			c = *p & 0x1f;
-			n = 2;
-		} else if (*p >= 0xe0 && *p <= 0xef) {
-			c = *p & 0x0f;
-			n = 3;
-		} else if (*p >= 0xf0 && *p <= 0xf4) {
-			c = *p & 0x07;
-			n = 4;
-		} else
-			n = 0;
-		for (i = 1; i < n; i++) {
-			if ((p[i] & 0xc0) != 0x80) {
-				n = 0;
-				break;
-			}
-			c = c << 6 | (p[i] & 0x3f);
-		}
-		if (n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff)))
-			n = 0;
-		if (n == 4 && (c < 0x10000 || c > 0x10ffff))
-			n = 0;
+		n = pdb_utf8_seq(p, (size_t)(end - p), &c);
 		if (n == 0 || c < 0x20 || c == 0x7f) {
 			if (o + 4 > cap)
 				break;

@@ -59,40 +59,6 @@ json_probe(const unsigned char *head, size_t len)
 
 /* ---- writing ---- */
 
-static int
-valid_utf8(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	int n, i;
-
-	while (*p) {
-		if (*p < 0x80) {
-			p++;
-			continue;
-		}
-		if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
-			n = 1;
-		else if ((*p & 0xf0) == 0xe0)
-			n = 2;
-		else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
-			n = 3;
-		else
-			return 0;
-		for (i = 1; i <= n; i++)
-			if ((p[i] & 0xc0) != 0x80)
-				return 0;
-		/* Overlong three-byte forms and surrogates. */
-		if (n == 2 && ((*p == 0xe0 && p[1] < 0xa0) ||
-		    (*p == 0xed && p[1] >= 0xa0)))
-			return 0;
-		if (n == 3 && ((*p == 0xf0 && p[1] < 0x90) ||
-		    (*p == 0xf4 && p[1] >= 0x90)))
-			return 0;
-		p += n + 1;
-	}
-	return 1;
-}
-
 /* A JSON value for string s: a string, or {"hex": ...} if not UTF-8. */
 static json_t *
 jstr(const char *s)
@@ -102,9 +68,9 @@ jstr(const char *s)
 	json_t *o;
 	char *hex;
 
-	if (valid_utf8(s))
-		return json_string(s);
 	n = strlen(s);
+	if (pdb_utf8_valid((const unsigned char *)s, n) == n)
+		return json_string(s);
 	if ((hex = malloc(2 * n + 1)) == NULL)
 		return NULL;
 	for (i = 0; i < n; i++) {

@@ -391,6 +391,14 @@ int		 pdb_batcher_flush(struct pdb_batcher *, struct pdb_input *,
 /* zlib's crc32(), faster where the CPU multiplies polynomials (crc32.c). */
 uint32_t	 pdb_crc32(uint32_t crc, const unsigned char *, size_t len);
 
+/*
+ * The length of the well-formed UTF-8 sequence at p (n bytes there) and
+ * its code point in *cp, or 0 (utf8.c).
+ */
+size_t		 pdb_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp);
+/* The length of p's longest well-formed UTF-8 prefix: n if all of it. */
+size_t		 pdb_utf8_valid(const unsigned char *p, size_t n);
+
 /* Make the malloc'd buffer *pp hold at least need bytes, growing *cap.
  * Returns 0, or -1 when out of memory (the buffer is left as it was). */
 int		 pdb_buf_reserve(void *pp, size_t *cap, size_t need);

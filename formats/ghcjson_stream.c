@@ -29,9 +29,17 @@
  * that closing an object pops its keys from the heads of their chains.
  * GHC's own profiles put nothing on it but the top object's and a cost
  * centre's keys.
+ *
+ * Where yajl is more lenient than Jansson, the stream refuses what
+ * Jansson refuses: every string and key, skipped or not, must be
+ * well-formed UTF-8 without NUL; form feed, vertical tab and unpaired
+ * surrogate escapes are refused in the raw bytes.  Numbers come as text
+ * and are converted here, because yajl refuses -2^63, which Jansson
+ * reads.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +170,8 @@ struct js {
 	int		 rc;		/* our error, when a callback stopped */
 	unsigned char	 esc[12];	/* an escape cut by a chunk's end */
 	size_t		 nesc;
+	char		*num;		/* a real number's text */
+	size_t		 numcap;
 
 	struct level	*stack;
 	size_t		 depth, capstack;
@@ -209,6 +219,7 @@ struct js {
 };
 
 static int	 nul_error(struct js *);
+static int	 text_error(struct js *, size_t, const char *);
 static int	 dup_key(struct js *);
 
 static int
@@ -274,13 +285,11 @@ pop(struct js *j)
 	j->depth--;
 }
 
-/* Copy a string token, refusing NUL bytes (Jansson does too). */
+/* Copy a string token, checked by check_string() already. */
 static int
 copystr(struct js *j, char **dst, size_t *cap, const unsigned char *s,
     size_t len)
 {
-	if (memchr(s, '\0', len) != NULL)
-		return nul_error(j);
 	if (pdb_buf_reserve(dst, cap, len + 1) != 0)
 		return nomem(j);
 	memcpy(*dst, s, len);
@@ -768,8 +777,6 @@ value(struct js *j, enum vtype t, long long iv, double dv,
 		if (t != V_STRING)
 			return bad(j, "'%s[%zu]' is not a string",
 			    metafields[j->keyidx].field, l->n);
-		if (memchr(s, '\0', len) != NULL)
-			return nul_error(j);
 		if (pdb_buf_reserve(&j->args, &j->argscap, j->argslen +
 		    len + 2) != 0)
 			return nomem(j);
@@ -815,21 +822,77 @@ cb_bool(void *ctx, int b)
 	return value(ctx, V_BOOL, b, 0, NULL, 0);
 }
 
+/*
+ * A number, as yajl's lexer found it: an integer if it has neither
+ * fraction nor exponent, as Jansson decides.  Out of range is an error
+ * in both, but Jansson's range reaches -2^63.
+ */
 static int
-cb_int(void *ctx, long long v)
+cb_number(void *ctx, const char *s, size_t len)
 {
-	return value(ctx, V_INT, v, 0, NULL, 0);
+	struct js *j = ctx;
+	const char *p = s, *end = s + len;
+	uint64_t mag = 0, d, lim;
+	double v;
+	int neg;
+
+	if (memchr(s, '.', len) == NULL && memchr(s, 'e', len) == NULL &&
+	    memchr(s, 'E', len) == NULL) {
+		neg = *p == '-';
+		p += neg;
+		lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+		for (; p < end; p++) {
+			d = (uint64_t)(*p - '0');
+			if (mag > (lim - d) / 10)
+				return fail(j, text_error(j,
+				    yajl_get_bytes_consumed(j->h),
+				    "integer out of range"));
+			mag = mag * 10 + d;
+		}
+		return value(j, V_INT, neg && mag > 0 ?
+		    -(long long)(mag - 1) - 1 : (long long)mag, 0, NULL, 0);
+	}
+	if (pdb_buf_reserve(&j->num, &j->numcap, len + 1) != 0)
+		return nomem(j);
+	memcpy(j->num, s, len);
+	j->num[len] = '\0';
+	errno = 0;
+	v = strtod(j->num, NULL);
+	if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL))
+		return fail(j, text_error(j, yajl_get_bytes_consumed(j->h),
+		    "real number overflow"));
+	return value(j, V_DOUBLE, 0, v, NULL, 0);
 }
 
+/*
+ * Jansson refuses a string that holds a NUL ("\u0000") or is not
+ * well-formed UTF-8; yajl takes both, and overlong forms, surrogates
+ * and code points past U+10FFFF.  Most names are ASCII, so those are
+ * looked at only from the first byte that is NUL or not ASCII.
+ */
 static int
-cb_double(void *ctx, double d)
+check_string(struct js *j, const unsigned char *s, size_t len)
 {
-	return value(ctx, V_DOUBLE, 0, d, NULL, 0);
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((unsigned char)(s[i] - 1) >= 0x7f)
+			break;
+	if (i == len)
+		return 1;
+	if (memchr(s + i, '\0', len - i) != NULL)
+		return nul_error(j);
+	if (pdb_utf8_valid(s + i, len - i) != len - i)
+		return fail(j, text_error(j, yajl_get_bytes_consumed(j->h),
+		    "invalid UTF-8 in a string"));
+	return 1;
 }
 
 static int
 cb_string(void *ctx, const unsigned char *s, size_t len)
 {
+	if (check_string(ctx, s, len) == 0)
+		return 0;
 	return value(ctx, V_STRING, 0, 0, s, len);
 }
 
@@ -914,7 +977,8 @@ cb_key(void *ctx, const unsigned char *key, size_t len)
 	struct level *l = top(j);
 	unsigned i;
 
-	if (copystr(j, &j->key, &j->keycap, key, len) == 0)
+	if (check_string(j, key, len) == 0 ||
+	    copystr(j, &j->key, &j->keycap, key, len) == 0)
 		return 0;
 	j->keylen = len;
 	j->nodekey = -1;
@@ -977,7 +1041,7 @@ cb_end(void *ctx)
 }
 
 static const yajl_callbacks callbacks = {
-	cb_null, cb_bool, cb_int, cb_double, NULL, cb_string,
+	cb_null, cb_bool, NULL, NULL, cb_number, cb_string,
 	cb_start_map, cb_key, cb_end, cb_start_array, cb_end
 };
 
@@ -1270,6 +1334,7 @@ out:
 	for (i = 0; i < NMETAFIELDS; i++)
 		free(j.meta[i]);
 	free(j.args);
+	free(j.num);
 	for (i = 0; i < 3; i++)
 		free(j.str[i]);
 	free(j.ids);

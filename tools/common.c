@@ -576,40 +576,6 @@ tool_output_abort(const struct tool_common *c, FILE *f, const struct pdb *db,
 	return TOOL_ERR;
 }
 
-/* The length of the UTF-8 sequence at p and its code point, or 0. */
-static size_t
-utf8_seq(const unsigned char *p, unsigned long *cp)
-{
-	unsigned long c;
-	size_t n, i;
-
-	if (*p < 0x80) {
-		*cp = *p;
-		return 1;
-	}
-	if (*p >= 0xc2 && *p <= 0xdf) {
-		c = *p & 0x1f;
-		n = 2;
-	} else if (*p >= 0xe0 && *p <= 0xef) {
-		c = *p & 0x0f;
-		n = 3;
-	} else if (*p >= 0xf0 && *p <= 0xf4) {
-		c = *p & 0x07;
-		n = 4;
-	} else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3f);
-	}
-	if ((n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
-	    (n == 4 && (c < 0x10000 || c > 0x10ffff)))
-		return 0;
-	*cp = c;
-	return n;
-}
-
 /*
  * Write (out != NULL) or measure s as tool_put_text() does; returns the
  * columns.
@@ -618,14 +584,15 @@ static int
 put_text(FILE *out, const char *s, int tsv)
 {
 	const unsigned char *p = (const unsigned char *)s, *run = p;
-	unsigned long c;
+	const unsigned char *end = p + strlen(s);
+	uint32_t c;
 	char esc[16];
 	size_t n;
 	int w = 0;
 
 	/* Bytes that stay as they are go out a run at a time. */
 	while (*p != '\0') {
-		n = utf8_seq(p, &c);
+		n = pdb_utf8_seq(p, (size_t)(end - p), &c);
 		esc[0] = '\0';
 		if (n == 0 && tsv) {
 			/* Data: other bytes stay as they are. */
@@ -641,9 +608,9 @@ put_text(FILE *out, const char *s, int tsv)
 		else if (c == '\r')
 			snprintf(esc, sizeof(esc), "\\r");
 		else if (c < 0x20 || c == 0x7f)
-			snprintf(esc, sizeof(esc), "\\x%02lX", c);
+			snprintf(esc, sizeof(esc), "\\x%02X", (unsigned)c);
 		else if (c >= 0x80 && c <= 0x9f && !tsv)
-			snprintf(esc, sizeof(esc), "\\u%04lX", c);
+			snprintf(esc, sizeof(esc), "\\u%04X", (unsigned)c);
 		else if (c == '\\' && tsv)
 			snprintf(esc, sizeof(esc), "\\\\");
 		if (esc[0] != '\0') {

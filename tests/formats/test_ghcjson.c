@@ -747,6 +747,71 @@ Test(ghcjson, is_caf_null_or_boolean_in_both_readers)
 #undef DOC
 }
 
+/*
+ * Jansson refuses strings that are not well-formed UTF-8 or hold a NUL,
+ * wherever they are; yajl takes overlong forms, UTF-8 surrogates, code
+ * points past U+10FFFF and "\u0000", so the stream checks every string.
+ */
+Test(ghcjson, invalid_utf8_refused_by_both_readers)
+{
+#define DOC(skipped, key, label) "{\"x\": \"" skipped "\", \"" key \
+	"\": 1, \"cost_centres\": [{\"id\": 1, \"label\": \"" label "\", " \
+	"\"module\": \"M\"}], \"profile\": {\"id\": 1, \"entries\": 1, " \
+	"\"alloc\": 2, \"ticks\": 3, \"children\": []}}"
+	static const char *const bad[] = {
+		"\xc0\xb7",			/* overlong, two bytes */
+		"\xc1\x81",
+		"\xe0\x80\x80",		/* overlong, three */
+		"\xed\xa0\x80",		/* a surrogate */
+		"\xf0\x80\x80\x80",		/* overlong, four */
+		"\xf4\x90\x80\x80",		/* past U+10FFFF */
+		"\xf5\x80\x80\x80",
+		"\x80",			/* a lone continuation */
+		"a\xc3",			/* cut short */
+		"\xff",
+	};
+	char doc[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(doc, sizeof(doc), DOC("%s", "k", "a"), bad[i]);
+		read_both(doc, PDB_EFORMAT, NULL);
+		snprintf(doc, sizeof(doc), DOC("s", "%s", "a"), bad[i]);
+		read_both(doc, PDB_EFORMAT, NULL);
+		snprintf(doc, sizeof(doc), DOC("s", "k", "%s"), bad[i]);
+		read_both(doc, PDB_EFORMAT, NULL);
+	}
+	/* "\u0000" in a string neither reader uses. */
+	read_both(DOC("a\\u0000b", "k", "a"), PDB_EFORMAT, NULL);
+	/* Well-formed sequences of every length, at the edges. */
+	read_both(DOC("\xc2\x80\xdf\xbf", "\xe0\xa0\x80\xed\x9f\xbf",
+	    "\xf0\x90\x80\x80\xf4\x8f\xbf\xbf"), PDB_OK, NULL);
+#undef DOC
+}
+
+/* Integers: both readers take -2^63 (yajl alone would not) and refuse
+ * what is out of 64 bits; real numbers past the double range too. */
+Test(ghcjson, number_ranges_in_both_readers)
+{
+#define DOC(x, entries) "{\"x\": " x ", \"cost_centres\": [{\"id\": 1, " \
+	"\"label\": \"a\", \"module\": \"M\"}], \"profile\": {\"id\": 1, " \
+	"\"entries\": " entries ", \"alloc\": 2, \"ticks\": 3, " \
+	"\"children\": []}}"
+	read_both(DOC("-9223372036854775808", "1"), PDB_OK, NULL);
+	read_both(DOC("9223372036854775807", "1"), PDB_OK, NULL);
+	read_both(DOC("-9223372036854775809", "1"), PDB_EFORMAT, NULL);
+	read_both(DOC("9223372036854775808", "1"), PDB_EFORMAT, NULL);
+	read_both(DOC("123456789012345678901234567890", "1"), PDB_EFORMAT,
+	    NULL);
+	read_both(DOC("1e400", "1"), PDB_EFORMAT, NULL);
+	read_both(DOC("-1e400", "1"), PDB_EFORMAT, NULL);
+	read_both(DOC("1e-400", "1"), PDB_OK, NULL);
+	read_both(DOC("-0", "-0"), PDB_OK, NULL);
+	read_both(DOC("0", "-9223372036854775808"), PDB_OK, NULL);
+	read_both(DOC("0", "9223372036854775807"), PDB_OK, NULL);
+#undef DOC
+}
+
 /* The same where the escape straddles the stream's chunks: the first
  * is the input buffer's 2 MiB, yajl's the reader's 256 KiB. */
 Test(ghcjson, surrogates_across_chunks, .timeout = 120)
