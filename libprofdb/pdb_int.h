@@ -288,9 +288,17 @@ pdbi_fits(const struct pdbi_col *c, int64_t v)
 	    (uint64_t)c->lo;
 }
 
-/* An empty column, and widening column m to hold v too. */
+/*
+ * An empty column; widening column m to hold v too; the type it would
+ * take to hold lo and hi too, and the bytes of an element of a type;
+ * and setting its type, whose elements the caller has put in place.
+ */
 void		 pdbi_col_init(struct pdbi_col *);
 int		 pdbi_col_widen(struct pdb *, unsigned m, int64_t v);
+enum pdbi_type	 pdbi_col_type_for(const struct pdbi_col *, int64_t lo,
+		    int64_t hi);
+unsigned	 pdbi_type_size(enum pdbi_type);
+void		 pdbi_col_set_type(struct pdbi_col *, enum pdbi_type);
 
 static inline int
 pdbi_value_set(struct pdb *db, uint32_t n, unsigned m, int64_t v)

@@ -39,17 +39,41 @@ pdbi_col_init(struct pdbi_col *c)
 	c->lo = c->hi = 0;
 }
 
+enum pdbi_type
+pdbi_col_type_for(const struct pdbi_col *c, int64_t lo, int64_t hi)
+{
+	enum pdbi_type t = c->type;
+
+	lo = lo < c->lo ? lo : c->lo;
+	hi = hi > c->hi ? hi : c->hi;
+	while (pdbi_types[t].lo > lo || pdbi_types[t].hi < hi)
+		t++;
+	return t;
+}
+
+unsigned
+pdbi_type_size(enum pdbi_type t)
+{
+	return pdbi_types[t].size;
+}
+
+void
+pdbi_col_set_type(struct pdbi_col *c, enum pdbi_type t)
+{
+	c->type = t;
+	c->size = pdbi_types[t].size;
+	c->lo = pdbi_types[t].lo;
+	c->hi = pdbi_types[t].hi;
+}
+
 int
 pdbi_col_widen(struct pdb *db, unsigned m, int64_t v)
 {
 	struct pdbi_col *c = &db->cols[m];
-	int64_t lo = v < c->lo ? v : c->lo, hi = v > c->hi ? v : c->hi;
-	enum pdbi_type t = c->type;
+	enum pdbi_type t = pdbi_col_type_for(c, v, v);
 	unsigned char *p;
 	size_t n, size;
 
-	while (pdbi_types[t].lo > lo || pdbi_types[t].hi < hi)
-		t++;
 	size = pdbi_types[t].size;
 	if (db->capvals > 0) {
 		if ((p = pdbi_realloc(c->v, db->capvals * size)) == NULL)
@@ -62,10 +86,7 @@ pdbi_col_widen(struct pdb *db, unsigned m, int64_t v)
 				pdbi_elem_put(p, size, n, pdbi_elem_get(p,
 				    c->type, n));
 	}
-	c->type = t;
-	c->size = size;
-	c->lo = pdbi_types[t].lo;
-	c->hi = pdbi_types[t].hi;
+	pdbi_col_set_type(c, t);
 	return PDB_OK;
 }
 

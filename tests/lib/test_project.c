@@ -673,6 +673,75 @@ Test(prune, in_place_is_prune_new)
 	}
 }
 
+/*
+ * Sums that need a wider column than the values had.  Few nodes kept
+ * (a root and its ten children): the column is folded and packed at the
+ * wider type where the narrow one was, and the tree still grows after.
+ * Most nodes kept: the column is widened for all of them first.
+ */
+static struct pdb *
+fan(uint32_t nkids, uint32_t ngrand)
+{
+	struct pdb *db = pdb_new();
+	uint32_t mod, cc, n, kid, i, k;
+
+	cr_assert(db != NULL);
+	cr_assert(pdb_module_add(db, "M", &mod) == PDB_OK);
+	cr_assert(pdb_cc_add(db, "f", mod, "", 0, 0, &cc) == PDB_OK);
+	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, NULL) == 0);
+	cr_assert(pdb_root_new(db, cc, &n) == PDB_OK);
+	for (i = 0; i < nkids; i++) {
+		cr_assert(pdb_node_append(db, 0, cc, &kid) == PDB_OK);
+		cr_assert(pdb_node_set_value(db, kid, 0, 250) == PDB_OK);
+		for (k = 0; k < ngrand; k++) {
+			cr_assert(pdb_node_append(db, kid, cc, &n) == PDB_OK);
+			cr_assert(pdb_node_set_value(db, n, 0, 200) == PDB_OK);
+		}
+	}
+	return db;
+}
+
+Test(prune, sums_wider_than_the_values)
+{
+	struct pdb_threshold th = { 0, 201 };
+	struct pdb_prune_report rep;
+	struct pdb *db;
+	uint32_t n, i;
+
+	/* 1 + 10 kept of 1 + 10 + 1000: packed, as 16 bits. */
+	db = fan(10, 100);
+	cr_assert(pdb_prune(db, &th, 1, NULL, 0, &rep) == PDB_OK);
+	cr_assert_eq(pdb_node_count(db), 11);
+	cr_expect_eq(rep.folded[0], 10 * 100 * 200);
+	cr_expect_eq(pdb_node_value(db, 0, 0), 0);
+	for (n = 1; n <= 10; n++)
+		cr_expect_eq(pdb_node_value(db, n, 0), 250 + 100 * 200);
+	/* Room for more nodes, and for values of any width. */
+	for (i = 0; i < 5000; i++) {
+		cr_assert(pdb_node_append(db, 3, 0, &n) == PDB_OK);
+		cr_assert(pdb_node_set_value(db, n, 0, (int64_t)i << 32) ==
+		    PDB_OK);
+	}
+	cr_expect_eq(pdb_node_value(db, 3, 0), 250 + 100 * 200);
+	cr_expect_eq(pdb_node_value(db, 10, 0), 250 + 100 * 200);
+	cr_expect_eq(pdb_node_value(db, n, 0), (int64_t)4999 << 32);
+	pdb_prune_report_free(&rep);
+	pdb_free(db);
+
+	/* 1 + 100 kept of 102: widened first, then folded. */
+	db = fan(100, 0);
+	cr_assert(pdb_node_append(db, 1, 0, &n) == PDB_OK);
+	cr_assert(pdb_node_set_value(db, n, 0, 200) == PDB_OK);
+	cr_assert(pdb_prune(db, &th, 1, NULL, 0, &rep) == PDB_OK);
+	cr_assert_eq(pdb_node_count(db), 101);
+	cr_expect_eq(rep.folded[0], 200);
+	cr_expect_eq(pdb_node_value(db, 1, 0), 450);
+	cr_expect_eq(pdb_node_value(db, 2, 0), 250);
+	cr_expect_eq(pdb_node_value(db, 100, 0), 250);
+	pdb_prune_report_free(&rep);
+	pdb_free(db);
+}
+
 /* A metric that is zero everywhere takes no room, and prunes alike. */
 Test(prune, zero_metric)
 {
