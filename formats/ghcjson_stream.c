@@ -176,6 +176,8 @@ struct js {
 	struct level	*stack;
 	size_t		 depth, capstack;
 	int		 started;	/* the top object was opened */
+	int		 closed;	/* and closed: in this chunk (1), before */
+	size_t		 closed_at;	/* where in this chunk */
 
 	/* The key just read, in the current object. */
 	char		*key;
@@ -1030,6 +1032,10 @@ close_level(struct js *j)
 		return flush(j);
 	default:
 		pop(j);
+		if (j->depth == 0) {
+			j->closed = 1;
+			j->closed_at = yajl_get_bytes_consumed(j->h);
+		}
 		return 1;
 	}
 }
@@ -1214,6 +1220,21 @@ surrogates(struct js *j, const unsigned char *chunk, size_t len)
 	return len;
 }
 
+/*
+ * The offset of the first byte of chunk[from..len) that is not JSON
+ * white space, or len.  After the top-level value, yajl refuses what is
+ * there only when it is a whole token: an unterminated string or a cut
+ * "tru" waits for more, and the end of the file ends the wait quietly.
+ */
+static size_t
+not_space(const unsigned char *chunk, size_t from, size_t len)
+{
+	while (from < len && (chunk[from] == ' ' || chunk[from] == '\t' ||
+	    chunk[from] == '\n' || chunk[from] == '\r'))
+		from++;
+	return from;
+}
+
 /* yajl's message for where it stopped, as "file:line:column: text". */
 static int
 syntax_error(struct js *j, yajl_handle h, const unsigned char *chunk,
@@ -1289,6 +1310,13 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 			    "escape (an unpaired surrogate)");
 			goto out;
 		}
+		if (j.closed && (i = not_space(chunk, j.closed == 1 ?
+		    j.closed_at : 0, len)) < len) {
+			rc = text_error(&j, i, "trailing garbage after the "
+			    "profile");
+			goto out;
+		}
+		j.closed += j.closed == 1;
 		count_lines(&j, chunk, len);
 		in->pos = in->len;
 	}

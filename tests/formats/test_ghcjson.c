@@ -812,6 +812,41 @@ Test(ghcjson, number_ranges_in_both_readers)
 #undef DOC
 }
 
+/*
+ * Nothing but white space may follow the profile.  yajl refuses a whole
+ * token there, but not one the end of the file cuts (an unterminated
+ * string, "tru"), which the stream refuses itself, also in a chunk
+ * after the one where the profile ends.
+ */
+Test(ghcjson, trailing_garbage_refused_by_both_readers, .timeout = 60)
+{
+	static const char doc[] = "{\"cost_centres\": [{\"id\": 1, "
+	    "\"label\": \"a\", \"module\": \"M\"}], \"profile\": {\"id\": 1, "
+	    "\"entries\": 1, \"alloc\": 2, \"ticks\": 3, \"children\": []}}";
+	static const char *const tails[] = {
+		" \"abc", " \"", " tru", " -", " 1", " [", " {", " /*", " \xef",
+		"x", " ]", " ,", "\n\n\"\\u12",
+	};
+	size_t gap = (size_t)3 << 19, n, i;	/* 1.5 MiB of spaces */
+	char *buf = malloc(sizeof(doc) + gap + 16);
+
+	cr_assert(buf != NULL);
+	for (i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		n = (size_t)snprintf(buf, sizeof(doc) + 16, "%s%s", doc,
+		    tails[i]);
+		read_both_n(buf, n, PDB_EFORMAT, NULL);
+		memcpy(buf, doc, sizeof(doc) - 1);
+		memset(buf + sizeof(doc) - 1, ' ', gap);
+		n = sizeof(doc) - 1 + gap;
+		n += (size_t)snprintf(buf + n, 16, "%s", tails[i]);
+		read_both_n(buf, n, PDB_EFORMAT, NULL);
+	}
+	read_both(doc, PDB_OK, NULL);
+	n = (size_t)snprintf(buf, sizeof(doc) + 16, "%s \t\r\n", doc);
+	read_both_n(buf, n, PDB_OK, NULL);
+	free(buf);
+}
+
 /* The same where the escape straddles the stream's chunks: the first
  * is the input buffer's 2 MiB, yajl's the reader's 256 KiB. */
 Test(ghcjson, surrogates_across_chunks, .timeout = 120)
