@@ -164,7 +164,6 @@ ghcjson_probe(const unsigned char *head, size_t len)
 	return 10;
 }
 
-
 /*
  * Jansson takes a NUL byte between tokens for white space; JSON allows
  * none anywhere (in a string it must be escaped), and the yajl stream
@@ -186,6 +185,7 @@ refuse_nul(struct pdb *db, const char *name, const char *data, size_t len)
 	return pdb_seterr(db, PDB_EFORMAT, "%s:%llu:%llu: NUL character",
 	    name, line, (unsigned long long)(nul - start));
 }
+
 static int
 ghcjson_read(struct pdb_input *in, struct pdb *db,
     const struct pdb_sink *sink, const struct pdb_opts *opts)

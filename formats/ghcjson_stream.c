@@ -836,21 +836,20 @@ cb_number(void *ctx, const char *s, size_t len)
 	const char *p = s, *end = s + len;
 	uint64_t mag = 0, d, lim;
 	double v;
-	int neg;
+	int neg = *p == '-', over = 0;
 
-	if (memchr(s, '.', len) == NULL && memchr(s, 'e', len) == NULL &&
-	    memchr(s, 'E', len) == NULL) {
-		neg = *p == '-';
-		p += neg;
-		lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-		for (; p < end; p++) {
-			d = (uint64_t)(*p - '0');
-			if (mag > (lim - d) / 10)
-				return fail(j, text_error(j,
-				    yajl_get_bytes_consumed(j->h),
-				    "integer out of range"));
-			mag = mag * 10 + d;
-		}
+	/* The digits, then anything else (., e, E) makes it real. */
+	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (p += neg; p < end && *p >= '0' && *p <= '9'; p++) {
+		d = (uint64_t)(*p - '0');
+		over |= mag > (lim - d) / 10;
+		mag = mag * 10 + d;
+	}
+	if (p == end) {
+		if (over)
+			return fail(j, text_error(j,
+			    yajl_get_bytes_consumed(j->h),
+			    "integer out of range"));
 		return value(j, V_INT, neg && mag > 0 ?
 		    -(long long)(mag - 1) - 1 : (long long)mag, 0, NULL, 0);
 	}
@@ -986,8 +985,10 @@ cb_key(void *ctx, const unsigned char *key, size_t len)
 	j->nodekey = -1;
 	if (l != NULL && l->ctx == C_NODE)
 		for (i = 0; i < NNODEKEYS; i++)
-			if (strcmp(j->key, nodekeys[i].name) == 0)
+			if (strcmp(j->key, nodekeys[i].name) == 0) {
 				j->nodekey = (int)i;
+				break;
+			}
 	/* A node's own keys are checked as bits of its level. */
 	if (l != NULL && j->nodekey < 0 && key_once(j, l) == 0)
 		return 0;
@@ -1316,7 +1317,8 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 			    "profile");
 			goto out;
 		}
-		j.closed += j.closed == 1;
+		if (j.closed == 1)
+			j.closed = 2;	/* the rest of the file: from 0 */
 		count_lines(&j, chunk, len);
 		in->pos = in->len;
 	}

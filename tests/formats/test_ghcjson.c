@@ -803,6 +803,9 @@ Test(ghcjson, number_ranges_in_both_readers)
 	read_both(DOC("9223372036854775808", "1"), PDB_EFORMAT, NULL);
 	read_both(DOC("123456789012345678901234567890", "1"), PDB_EFORMAT,
 	    NULL);
+	/* Real, though its digits before the point pass 64 bits. */
+	read_both(DOC("123456789012345678901234.5", "1"), PDB_OK, NULL);
+	read_both(DOC("-99999999999999999999e-5", "1"), PDB_OK, NULL);
 	read_both(DOC("1e400", "1"), PDB_EFORMAT, NULL);
 	read_both(DOC("-1e400", "1"), PDB_EFORMAT, NULL);
 	read_both(DOC("1e-400", "1"), PDB_OK, NULL);
