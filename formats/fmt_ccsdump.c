@@ -507,6 +507,8 @@ rd_batch(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
 	struct pdb_level *lv = ts->lv;
 	uint64_t *x, e;
 	size_t depth = ts->n, n = bt->n;
+	/* Nodes counted in ts->nodes: a local count, not a store a node. */
+	size_t counted = n;
 	int rc = 0;
 
 	if (in->len - in->pos < room)
@@ -518,7 +520,7 @@ rd_batch(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
 		x = bt->raw + n * (nm + 2);
 		q = p;
 		/* The metrics are zigzag varints. */
-		if (dec(&q, x, nm + 2, 1) != 0 || x[0] >= ncc)
+		if (dec(&q, x, nm + 2, 1, bt->skip) != 0 || x[0] >= ncc)
 			break;
 		p = q;
 		if (depth == ts->cap) {
@@ -531,18 +533,20 @@ rd_batch(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
 		pdb_level_child(&lv[depth - 1], depth == 1);
 		e = pdb_level_push(&lv[depth - 1], x[nm + 1]);
 		depth += 1 - e;
-		ts->nodes++;
 		bt->cc[n] = ccbase + (uint32_t)x[0];
 		bt->exits[n] = e;
 		bt->end[n] = (size_t)(p - buf);
 		if (++n == PDB_BATCH_MAX) {
 			bt->n = n;
 			n = 0;
+			ts->nodes += PDB_BATCH_MAX - counted;
+			counted = 0;
 			in->pos = (size_t)(p - buf);
 			if ((rc = pdb_batcher_flush(bt, in, r->db, sink)) != 0)
 				return rc;
 		}
 	}
+	ts->nodes += n - counted;
 	bt->n = n;
 	ts->n = depth;
 	in->pos = (size_t)(p - buf);
@@ -631,6 +635,7 @@ rd_tree(struct rd *r, const struct pdb_sink *sink, uint32_t ccbase,
 			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 			goto out;
 		}
+		pdb_batcher_columns(&bt, db, sink);
 	}
 	/* The virtual level: the roots remain to be read. */
 	ts.lv[0].rem = roots;

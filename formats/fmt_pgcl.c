@@ -273,7 +273,7 @@ fill_batch(struct pdb_input *in, const struct tree *t, struct pdb_batcher *bt,
 		 */
 		x = bt->raw + n * (nv + 2);
 		q = p;
-		if (dec(&q, x, nv + 2, 0) != 0 || x[0] - 1 >= ncc ||
+		if (dec(&q, x, nv + 2, 0, bt->skip) != 0 || x[0] - 1 >= ncc ||
 		    x[nv + 1] > (uint64_t)(end + NODE_MAX - q) / 8)
 			break;
 		p = q;
@@ -376,6 +376,9 @@ read_tree(struct pdb_input *in, const struct tree *t, uint64_t *stopped)
 			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 			goto out;
 		}
+		/* Compensating reads the call counts, wanted or not. */
+		if (fill != NULL && !t->compensate)
+			pdb_batcher_columns(&bt, db, t->sink);
 	}
 	/* The virtual level: exactly one root remains to be read. */
 	st.lv[0].rem = 1;

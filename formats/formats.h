@@ -238,16 +238,20 @@ pdb_unzigzag(uint64_t u)
 /*
  * Decode the k varints at *pp, a node of a binary format, into v and
  * advance *pp.  With zz set, those between the first and the last are
- * zigzag encoded (the dump's metrics): v gets the int64_t's bits.  Needs
- * 10 * k readable bytes.  Returns 0, or -1 for a bad varint (*pp then
- * undefined), which the reader's careful path then reports.
+ * zigzag encoded (the dump's metrics): v gets the int64_t's bits.  Bit j
+ * of skip says that varint j's value is not wanted: a decoder may leave
+ * v[j] unset (it still checks the varint).  Needs 10 * k readable bytes.
+ * Returns 0, or -1 for a bad varint (*pp then undefined), which the
+ * reader's careful path then reports.
  */
 static inline __attribute__((always_inline)) int
-pdb_varints_dec(const unsigned char **pp, uint64_t *v, unsigned k, int zz)
+pdb_varints_dec(const unsigned char **pp, uint64_t *v, unsigned k, int zz,
+    uint32_t skip)
 {
 	unsigned j;
 	int bad = 0;
 
+	(void)skip;	/* the values come with the lengths */
 	/* Errors are rare: decode them all, then look. */
 	for (j = 0; j < k; j++) {
 		bad |= pdb_varint_dec(pp, &v[j]);
@@ -259,7 +263,7 @@ pdb_varints_dec(const unsigned char **pp, uint64_t *v, unsigned k, int zz)
 
 /* A node decoder, for loops instantiated once per decoder. */
 typedef int	 pdb_varints_fn(const unsigned char **, uint64_t *, unsigned,
-		    int);
+		    int, uint32_t);
 
 /*
  * pdb_varints_dec() for up to 16 varints within 32 bytes, with BMI2.
@@ -267,7 +271,8 @@ typedef int	 pdb_varints_fn(const unsigned char **, uint64_t *, unsigned,
  * of the varint before, some 9 cycles a varint; here the ends of them
  * all are the clear top bits of 32 bytes, taken in one go (SSE2), and
  * each value is gathered by one pext, so only a chain of bit clears
- * remains.  Needs 48 readable bytes.  Returns -1 also when the varints
+ * remains; a skipped value costs only its length check.  Needs 48
+ * readable bytes.  Returns -1 also when the varints
  * do not end within 32 bytes: the reader's careful path then takes the
  * node.  Call it only from a function compiled for BMI2 (the target
  * attribute) and only where pdb_cpu_pext() says pext is fast.
@@ -277,7 +282,8 @@ typedef int	 pdb_varints_fn(const unsigned char **, uint64_t *, unsigned,
 #define PDB_HAVE_PEXT	1
 
 static inline __attribute__((target("bmi,bmi2"), always_inline)) int
-pdb_varints_pext(const unsigned char **pp, uint64_t *v, unsigned k, int zz)
+pdb_varints_pext(const unsigned char **pp, uint64_t *v, unsigned k, int zz,
+    uint32_t skip)
 {
 	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
 	const unsigned char *p = *pp;
@@ -295,6 +301,13 @@ pdb_varints_pext(const unsigned char **pp, uint64_t *v, unsigned k, int zz)
 		e = _tzcnt_u32(ends);
 		ends = _blsr_u32(ends);
 		len = e - s + 1;
+		/* Only metrics are skipped: the test goes from the ends. */
+		if (j > 0 && j + 1 < k && (skip >> j & 1)) {
+			if (__builtin_expect(len > 8, 0))
+				bad |= len > 10 || (len == 10 && p[s + 9] > 1);
+			s = e + 1;
+			continue;
+		}
 		memcpy(&w, p + s, 8);
 		if (__builtin_expect(len <= 8, 1))
 			v[j] = _pext_u64(w, _bzhi_u64(low7, 8 * len));
@@ -375,10 +388,17 @@ struct pdb_batcher {
 	size_t		 exits[PDB_BATCH_MAX];
 	size_t		 end[PDB_BATCH_MAX];	/* in->pos after each node */
 	uint64_t	*raw;			/* PDB_BATCH_MAX * (nm + 2) */
+	uint32_t	 skip;		/* slots the sink does not read */
 };
 
 /* Returns 0, or -1 when out of memory (nothing set on any handle). */
 int		 pdb_batcher_init(struct pdb_batcher *, unsigned nm);
+/*
+ * Set skip from sink->columns(): the slots (bit 1 + m for metric m) of
+ * the metrics the sink does not read, for a node decoder to leave.
+ */
+void		 pdb_batcher_columns(struct pdb_batcher *, struct pdb *,
+		    const struct pdb_sink *);
 void		 pdb_batcher_free(struct pdb_batcher *);
 /*
  * Hand the batch to sink->nodes() and empty it.  When the sink fails,

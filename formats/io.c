@@ -77,6 +77,7 @@ g_begin(void *arg, struct pdb *db)
 	g->sink.enter = g->inner->enter;
 	g->sink.exit = g->inner->exit;
 	g->sink.nodes = g->inner->nodes;
+	g->sink.columns = g->inner->columns;
 	g->sink.arg = g->inner->arg;
 	g->sink.begin = NULL;
 	g->sink.end = NULL;
@@ -259,9 +260,27 @@ pdb_batcher_init(struct pdb_batcher *bt, unsigned nm)
 {
 	bt->n = 0;
 	bt->nm = nm;
+	bt->skip = 0;
 	bt->raw = malloc((size_t)PDB_BATCH_MAX * ((size_t)nm + 2) *
 	    sizeof(*bt->raw));
 	return bt->raw != NULL ? 0 : -1;
+}
+
+void
+pdb_batcher_columns(struct pdb_batcher *bt, struct pdb *db,
+    const struct pdb_sink *sink)
+{
+	uint64_t want;
+	unsigned m;
+
+	bt->skip = 0;
+	if (sink->columns == NULL)
+		return;
+	want = sink->columns(sink->arg, db);
+	/* Slots 1 to 31 of a node; pdb_varints_pext() takes 16. */
+	for (m = 0; m < bt->nm && m < 31; m++)
+		if (!(want >> m & 1))
+			bt->skip |= (uint32_t)1 << (m + 1);
 }
 
 void

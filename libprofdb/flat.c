@@ -31,22 +31,32 @@ struct frame {
 };
 
 /*
- * Per cost centre, one record of REC(nm) int64_t: the number of its
- * occurrences on the current path, then its nm flat costs, then its nm
- * inherited ones.  Together, an enter and the exit after it touch one or
- * two cache lines rather than three arrays; records are 64-byte aligned
- * and padded to a multiple of 32 bytes so that small ones never straddle
- * lines.
+ * Per cost centre, one record of REC(nm) int64_t: its nm flat costs,
+ * then its nm inherited ones, so that an enter and the exit after it
+ * touch one cache line rather than two arrays.  Records are 64-byte
+ * aligned and padded to 16 or a multiple of 32 bytes so that they never
+ * straddle lines.  How often each cost centre is on the current path is
+ * an array of its own (onpath), small enough to stay in the nearest
+ * cache: records of a few thousand cost centres do not.
  */
-#define REC(nm)		((2 * (size_t)(nm) + 1 + 3) & ~(size_t)3)
-#define ONPATH		0
-#define SELF		1
-#define INH(nm)		(1 + (size_t)(nm))
+#define REC(nm)		((nm) == 1 ? (size_t)2 : \
+			    (2 * (size_t)(nm) + 3) & ~(size_t)3)
+#define SELF		0
+#define INH(nm)		((size_t)(nm))
 
 struct pdb_flat {
 	const struct pdb_sel *sel;
 	struct pdb_sink	 sink;
-	unsigned	 nm;
+	pdb_flat_want_fn *want;		/* NULL: every metric */
+	void		*want_arg;
+	/*
+	 * The metrics computed: nm of the schema's nschema, the k-th
+	 * being schema metric col[k]; slot[m] is schema metric m's k, or
+	 * -1 when it is not computed.  Everything below is per k.
+	 */
+	unsigned	 nm, nschema;
+	unsigned	*col;
+	int		*slot;
 	enum pdb_kind	*kinds;
 	int		 all;		/* nothing is de-selected */
 	uint32_t	 root_cc;
@@ -57,6 +67,7 @@ struct pdb_flat {
 	void		*csmem;
 	signed char	*selected;	/* -1 unknown */
 	unsigned char	*seen;
+	uint32_t	*onpath;
 
 	/* The current path. */
 	struct frame	*path;
@@ -74,6 +85,7 @@ struct pdb_flat {
 	uint64_t	*range0;
 	int64_t		*sum;
 	uint64_t	*mag;
+	int64_t		*own;
 };
 
 /*
@@ -113,12 +125,17 @@ reserve_cc(struct pdb_flat *f, struct pdb *db, uint32_t cc)
 		if ((p = pdbi_realloc(f->seen, cap)) == NULL)
 			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 		f->seen = p;
+		if ((p = pdbi_realloc(f->onpath, cap * sizeof(*f->onpath))) ==
+		    NULL)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		f->onpath = p;
 		f->capcc = cap;
 	}
 	memset(f->cs + old * rec, 0, (need - old) * rec * sizeof(int64_t));
 	for (i = old; i < need; i++) {
 		f->selected[i] = f->all ? 1 : -1;
 		f->seen[i] = 0;
+		f->onpath[i] = 0;
 	}
 	f->ncc = need;
 	return PDB_OK;
@@ -142,7 +159,21 @@ f_begin(void *arg, struct pdb *db)
 	struct pdb_flat *f = arg;
 	unsigned m;
 
-	f->nm = pdb_metric_count(db);
+	f->nschema = pdb_metric_count(db);
+	free(f->col);
+	free(f->slot);
+	f->col = pdbi_malloc((f->nschema + 1) * sizeof(*f->col));
+	f->slot = pdbi_malloc((f->nschema + 1) * sizeof(*f->slot));
+	if (f->col == NULL || f->slot == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	f->nm = 0;
+	for (m = 0; m < f->nschema; m++) {
+		f->slot[m] = -1;
+		if (f->want == NULL || f->want(f->want_arg, db, m)) {
+			f->slot[m] = (int)f->nm;
+			f->col[f->nm++] = m;
+		}
+	}
 	free(f->kinds);
 	free(f->total);
 	free(f->range);
@@ -150,6 +181,7 @@ f_begin(void *arg, struct pdb *db)
 	free(f->range0);
 	free(f->sum);
 	free(f->mag);
+	free(f->own);
 	f->kinds = pdbi_malloc((f->nm + 1) * sizeof(*f->kinds));
 	f->total = pdbi_calloc(f->nm + 1, sizeof(*f->total));
 	f->range = pdbi_calloc(2 * f->nm + 1, sizeof(*f->range));
@@ -157,12 +189,13 @@ f_begin(void *arg, struct pdb *db)
 	f->range0 = pdbi_malloc((2 * f->nm + 1) * sizeof(*f->range0));
 	f->sum = pdbi_malloc((f->nm + 1) * sizeof(*f->sum));
 	f->mag = pdbi_malloc((f->nm + 1) * sizeof(*f->mag));
+	f->own = pdbi_malloc((f->nm + 1) * sizeof(*f->own));
 	if (f->kinds == NULL || f->total == NULL || f->range == NULL ||
 	    f->keep == NULL || f->range0 == NULL || f->sum == NULL ||
-	    f->mag == NULL)
+	    f->mag == NULL || f->own == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	for (m = 0; m < f->nm; m++) {
-		f->kinds[m] = pdb_metric(db, m)->kind;
+		f->kinds[m] = pdb_metric(db, f->col[m])->kind;
 		f->keep[m] = f->kinds[m] == PDB_COUNT ? 0 : UINT64_MAX;
 	}
 	/* Nothing to look up per node when nothing is de-selected. */
@@ -236,15 +269,15 @@ f_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 	for (m = 0; m < nm; m++) {
 		/* A de-selected cost centre's counts are dropped. */
 		v = values == NULL || (!sel && f->kinds[m] == PDB_COUNT) ? 0 :
-		    values[m];
+		    values[f->col[m]];
 		if (pdbi_sum_add(&f->range[2 * (size_t)m], v))
-			return pdbi_overflow(db, m, cc);
+			return pdbi_overflow(db, f->col[m], cc);
 		acc[m] = v;
 		self[m] = (int64_t)((uint64_t)self[m] + (uint64_t)v);
 		f->total[m] = (int64_t)((uint64_t)f->total[m] + (uint64_t)v);
 	}
 	f->seen[cc] = 1;
-	f->cs[cc * REC(nm) + ONPATH]++;
+	f->onpath[cc]++;
 	f->depth++;
 	f->nodes++;
 	return PDB_OK;
@@ -264,7 +297,7 @@ f_exit(void *arg, struct pdb *db)
 	cc = f->path[f->depth].cc;
 	acc = f->acc + f->depth * nm;
 	rec = f->cs + cc * REC(nm);
-	if (--rec[ONPATH] == 0 && f->selected[cc] == 1)
+	if (--f->onpath[cc] == 0 && f->selected[cc] == 1)
 		for (m = 0; m < nm; m++)
 			rec[INH(nm) + m] = (int64_t)((uint64_t)rec[INH(nm) + m] +
 			    (uint64_t)acc[m]);
@@ -279,7 +312,7 @@ static inline int64_t
 kept(const struct pdb_flat *f, const struct pdb_batch *b, size_t i,
     unsigned m)
 {
-	uint64_t v = (uint64_t)b->values[i * b->stride + m];
+	uint64_t v = (uint64_t)b->values[i * b->stride + f->col[m]];
 
 	return (int64_t)(f->selected[b->cc[i]] == 1 ? v : v & f->keep[m]);
 }
@@ -306,7 +339,7 @@ check_slow(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 			if (pdbi_sum_add(&f->range[2 * (size_t)m],
 			    kept(f, b, i, m))) {
 				*done = i;
-				return pdbi_overflow(db, m, b->cc[i]);
+				return pdbi_overflow(db, f->col[m], b->cc[i]);
 			}
 	return PDB_OK;
 }
@@ -373,14 +406,19 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 	const uint32_t *restrict ccs = b->cc;
 	const int64_t *restrict vals = b->values, *v;
 	const size_t *restrict exits = b->exits;
+	/* In locals, like everything here: see above. */
+	unsigned lcol[NM_LOCAL];
+	const unsigned *col = nm <= NM_LOCAL ? lcol : f->col;
 	const size_t stride = b->stride, rec = REC(nm);
 	const uint64_t *restrict keep = f->keep;
 	struct frame *path = f->path;
 	int64_t *accs = f->acc, *cs = f->cs, *acc, *r, *up;
 	int64_t lsum[NM_LOCAL], *sum = nm <= NM_LOCAL ? lsum : f->sum;
 	uint64_t lmag[NM_LOCAL], *mag = nm <= NM_LOCAL ? lmag : f->mag;
+	int64_t lown[NM_LOCAL], *own = nm <= NM_LOCAL ? lown : f->own;
 	uint64_t x, mask = UINT64_MAX;
 	unsigned char *seen = f->seen;
+	uint32_t *onpath = f->onpath;
 	signed char *selected = f->selected;
 	size_t depth = f->depth, ncc = f->ncc, cappath = f->cappath, i, e;
 	size_t upto = hi;
@@ -392,6 +430,8 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 	for (m = 0; m < nm; m++) {
 		sum[m] = 0;
 		mag[m] = 0;
+		if (nm <= NM_LOCAL)
+			lcol[m] = f->col[m];
 	}
 	for (i = lo; i < hi; i++) {
 		cc = ccs[i];
@@ -405,6 +445,7 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 			accs = f->acc;
 			cs = f->cs;
 			seen = f->seen;
+			onpath = f->onpath;
 			selected = f->selected;
 			ncc = f->ncc;
 			cappath = f->cappath;
@@ -427,19 +468,46 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 		r = cs + nearest * rec + SELF;
 #pragma GCC unroll 8
 		for (m = 0; m < nm; m++) {
-			x = (uint64_t)v[m];
+			x = (uint64_t)v[col[m]];
 			if (!all)
 				x &= mask | keep[m];
-			acc[m] = (int64_t)x;
+			own[m] = (int64_t)x;
 			r[m] = (int64_t)((uint64_t)r[m] + x);
 			sum[m] = (int64_t)((uint64_t)sum[m] + x);
 			mag[m] |= x;
 		}
 		seen[cc] = 1;
-		cs[cc * rec + ONPATH]++;
-		depth++;
+		e = exits[i];
+		if (e == 0) {
+#pragma GCC unroll 8
+			for (m = 0; m < nm; m++)
+				acc[m] = own[m];
+			onpath[cc]++;
+			depth++;
+			continue;
+		}
 
-		for (e = exits[i]; e > 0; e--) {
+		/*
+		 * A leaf: it exits at once, with its own costs as its
+		 * inclusive ones, taken from registers.  Reading them back
+		 * from acc would wait on the stores just made.
+		 */
+		if (onpath[cc] == 0 && (all || selected[cc] == 1)) {
+			r = cs + cc * rec;
+#pragma GCC unroll 8
+			for (m = 0; m < nm; m++)
+				r[INH(nm) + m] = (int64_t)(
+				    (uint64_t)r[INH(nm) + m] +
+				    (uint64_t)own[m]);
+		}
+		if (depth > 0) {
+			up = acc - nm;
+#pragma GCC unroll 8
+			for (m = 0; m < nm; m++)
+				up[m] = (int64_t)((uint64_t)up[m] +
+				    (uint64_t)own[m]);
+		}
+		for (e--; e > 0; e--) {
 			if (depth == 0) {
 				rc = pdb_seterr(db, PDB_EINVAL,
 				    "exit without enter");
@@ -449,8 +517,8 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 			depth--;
 			cc = path[depth].cc;
 			acc = accs + depth * nm;
-			r = cs + cc * rec;
-			if (--r[ONPATH] == 0 && (all || selected[cc] == 1)) {
+			if (--onpath[cc] == 0 && (all || selected[cc] == 1)) {
+				r = cs + cc * rec;
 #pragma GCC unroll 8
 				for (m = 0; m < nm; m++)
 					r[INH(nm) + m] = (int64_t)(
@@ -492,11 +560,16 @@ f_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
 	for (lo = 0; lo < b->n && rc == PDB_OK; lo = hi) {
 		hi = b->n - lo > (1u << RUN_BITS) ? lo + (1u << RUN_BITS) :
 		    b->n;
-		/* Unrolled for the usual schemas: folded, GHC, Clean. */
+		/*
+		 * Unrolled for the usual schemas (folded, GHC, Clean) and
+		 * for the reports of one metric, with or without entries.
+		 */
 		if (!f->all)
 			rc = run(f, db, b, lo, hi, done, f->nm, 0);
 		else if (f->nm == 1)
 			rc = run(f, db, b, lo, hi, done, 1, 1);
+		else if (f->nm == 2)
+			rc = run(f, db, b, lo, hi, done, 2, 1);
 		else if (f->nm == 3)
 			rc = run(f, db, b, lo, hi, done, 3, 1);
 		else if (f->nm == 6)
@@ -505,6 +578,23 @@ f_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
 			rc = run(f, db, b, lo, hi, done, f->nm, 1);
 	}
 	return rc;
+}
+
+/* The readers need decode only the metrics computed. */
+static uint64_t
+f_columns(void *arg, const struct pdb *db)
+{
+	const struct pdb_flat *f = arg;
+	uint64_t want = 0;
+	unsigned k;
+
+	(void)db;
+	if (f->col == NULL)
+		return UINT64_MAX;
+	for (k = 0; k < f->nm; k++)
+		if (f->col[k] < 64)
+			want |= (uint64_t)1 << f->col[k];
+	return want;
 }
 
 struct pdb_flat *
@@ -519,6 +609,7 @@ pdb_flat_new(const struct pdb_sel *sel)
 	f->sink.enter = f_enter;
 	f->sink.exit = f_exit;
 	f->sink.nodes = f_nodes;
+	f->sink.columns = f_columns;
 	f->sink.arg = f;
 	return f;
 }
@@ -532,6 +623,7 @@ pdb_flat_free(struct pdb_flat *f)
 	free(f->csmem);
 	free(f->selected);
 	free(f->seen);
+	free(f->onpath);
 	free(f->path);
 	free(f->acc);
 	free(f->total);
@@ -540,6 +632,9 @@ pdb_flat_free(struct pdb_flat *f)
 	free(f->range0);
 	free(f->sum);
 	free(f->mag);
+	free(f->own);
+	free(f->col);
+	free(f->slot);
 	free(f);
 }
 
@@ -567,24 +662,44 @@ pdb_flat_selected(const struct pdb_flat *f, uint32_t cc)
 	return cc < f->ncc && f->selected[cc] == 1;
 }
 
+void
+pdb_flat_want(struct pdb_flat *f, pdb_flat_want_fn *want, void *arg)
+{
+	f->want = want;
+	f->want_arg = arg;
+}
+
+/* Schema metric m's index among those computed, or -1. */
+static int
+slot_of(const struct pdb_flat *f, unsigned m)
+{
+	return f->slot != NULL && m < f->nschema ? f->slot[m] : -1;
+}
+
 int64_t
 pdb_flat_self(const struct pdb_flat *f, uint32_t cc, unsigned m)
 {
-	return cc < f->ncc && m < f->nm ?
-	    f->cs[cc * REC(f->nm) + SELF + m] : 0;
+	int k = slot_of(f, m);
+
+	return cc < f->ncc && k >= 0 ?
+	    f->cs[cc * REC(f->nm) + SELF + (unsigned)k] : 0;
 }
 
 int64_t
 pdb_flat_inherited(const struct pdb_flat *f, uint32_t cc, unsigned m)
 {
-	return cc < f->ncc && m < f->nm ?
-	    f->cs[cc * REC(f->nm) + INH(f->nm) + m] : 0;
+	int k = slot_of(f, m);
+
+	return cc < f->ncc && k >= 0 ?
+	    f->cs[cc * REC(f->nm) + INH(f->nm) + (unsigned)k] : 0;
 }
 
 int64_t
 pdb_flat_total(const struct pdb_flat *f, unsigned m)
 {
-	return m < f->nm ? f->total[m] : 0;
+	int k = slot_of(f, m);
+
+	return k >= 0 ? f->total[k] : 0;
 }
 
 uint64_t

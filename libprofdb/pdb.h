@@ -271,6 +271,13 @@ struct pdb_sink {
 	 */
 	int	(*nodes)(void *arg, struct pdb *db, const struct pdb_batch *b,
 		    size_t *done);
+	/*
+	 * Optional, asked after begin: which metrics' values the sink
+	 * reads from batches, bit m for metric m (all from 64 on).  A
+	 * reader may leave the others unset, and skip decoding them.
+	 * NULL: all.
+	 */
+	uint64_t (*columns)(void *arg, const struct pdb *db);
 };
 
 /* How a tree builder turns events into nodes. */
@@ -328,8 +335,9 @@ unsigned char	*pdb_sel_mask_new(const struct pdb_sel *, const struct pdb *);
 
 /*
  * Flat (COST) and inherited (INHERITED_COST) profiles, every metric at
- * once, computed from events: use pdb_flat_sink() with a reader, or
- * pdb_replay() on a tree.  Memory is O(cost centres + depth).
+ * once (or those pdb_flat_want() picks), computed from events: use
+ * pdb_flat_sink() with a reader, or pdb_replay() on a tree.  Memory is
+ * O(cost centres + depth).
  *
  * Cost metrics: a stack's cost goes to the selected cost centre nearest
  * its top (flat) and once to every selected cost centre on it
@@ -340,6 +348,15 @@ struct pdb_flat;
 struct pdb_flat	*pdb_flat_new(const struct pdb_sel *);	/* sel may be NULL */
 void		 pdb_flat_free(struct pdb_flat *);
 const struct pdb_sink *pdb_flat_sink(struct pdb_flat *);
+/*
+ * Compute only the metrics m for which want(arg, db, m) is true, asked
+ * once the schema is known (by default every one).  The others read as
+ * 0 and their sums are not checked: a report of one metric costs one
+ * metric, and cannot fail because another overflows.  Set before
+ * reading.
+ */
+typedef int	 pdb_flat_want_fn(void *arg, const struct pdb *db, unsigned m);
+void		 pdb_flat_want(struct pdb_flat *, pdb_flat_want_fn *, void *arg);
 /* Results, valid after the end event.  Cost centres the stream never
  * entered have seen() == 0. */
 uint32_t	 pdb_flat_cc_count(const struct pdb_flat *);

@@ -159,6 +159,22 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 	}
 }
 
+/*
+ * The metrics the report shows: the one asked for (or the default) and
+ * entries.  When the one asked for is missing, none: tool_metric() says
+ * so after the read.
+ */
+static int
+want_metric(void *arg, const struct pdb *db, unsigned m)
+{
+	const struct tool_common *c = arg;
+	int asked;
+
+	asked = c->metric == NULL ? (int)pdb_metric_default(db) :
+	    pdb_metric_find(db, c->metric);
+	return (int)m == asked || (int)m == pdb_metric_find(db, "entries");
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -206,6 +222,7 @@ main(int argc, char *argv[])
 		tool_warnx("out of memory");
 		goto out;
 	}
+	pdb_flat_want(flat, want_metric, &c);
 	if (pdb_read_stream(db, path, c.informat, &c.opts,
 	    pdb_flat_sink(flat), NULL) != PDB_OK) {
 		tool_pdberr(db);

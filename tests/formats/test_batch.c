@@ -176,9 +176,21 @@ struct answer {
 	int		 seen[NCC], sel[NCC];
 };
 
-/* Stream path to a flat analysis, in batches or (one) event by event. */
+/* pdb_flat_want() with the set of metrics in arg, a uint64_t mask. */
+static int
+want_mask(void *arg, const struct pdb *db, unsigned m)
+{
+	(void)db;
+	return m < 64 && (*(const uint64_t *)arg >> m & 1);
+}
+
+/*
+ * Stream path to a flat analysis, in batches or (one) event by event,
+ * of the metrics in *want (NULL: all).
+ */
 static void
-answer(const char *path, int one, const char *deselect, struct answer *a)
+answer_of(const char *path, int one, const char *deselect,
+    uint64_t *want, struct answer *a)
 {
 	struct pdb_sel *sel = NULL;
 	struct pdb_flat *fl;
@@ -194,6 +206,8 @@ answer(const char *path, int one, const char *deselect, struct answer *a)
 	}
 	cr_assert((db = pdb_new()) != NULL);
 	cr_assert((fl = pdb_flat_new(sel)) != NULL);
+	if (want != NULL)
+		pdb_flat_want(fl, want_mask, want);
 	s = *pdb_flat_sink(fl);
 	if (one)
 		s.nodes = NULL;
@@ -216,6 +230,12 @@ answer(const char *path, int one, const char *deselect, struct answer *a)
 	pdb_flat_free(fl);
 	pdb_sel_free(sel);
 	pdb_free(db);
+}
+
+static void
+answer(const char *path, int one, const char *deselect, struct answer *a)
+{
+	answer_of(path, one, deselect, NULL, a);
 }
 
 static void
@@ -258,6 +278,99 @@ Test(batch, flat_in_batches_is_flat_by_events, .timeout = 120)
 		unlink(p);
 		free(p);
 	}
+}
+
+/*
+ * Picking metrics: those picked come out as when all are computed, in
+ * batches (whose readers then skip decoding the others) and event by
+ * event; the others read 0.
+ */
+static void
+same_when_picked(const char *path, unsigned nm, const char *deselect)
+{
+	static struct answer all, a, b;
+	uint64_t want;
+	unsigned m, k;
+	uint32_t c;
+
+	answer(path, 0, deselect, &all);
+	cr_assert_eq(all.rc, PDB_OK, "%s: %s", path, all.err);
+	for (k = 0; k < 4; k++) {
+		want = k == 0 ? 1 : k == 1 ? (uint64_t)1 << (nm - 1) :
+		    k == 2 ? 5 : 0;
+		answer_of(path, 0, deselect, &want, &a);
+		answer_of(path, 1, deselect, &want, &b);
+		cr_assert_eq(a.rc, PDB_OK, "%s: %s", path, a.err);
+		cr_assert(memcmp(&a, &b, sizeof(a)) == 0,
+		    "%s, metrics %#llx: batches and events differ", path,
+		    (unsigned long long)want);
+		cr_assert_eq(a.nodes, all.nodes);
+		for (m = 0; m < nm; m++) {
+			int picked = want >> m & 1;
+
+			cr_assert_eq(a.total[m], picked ? all.total[m] : 0,
+			    "%s, metrics %#llx: total of %u", path,
+			    (unsigned long long)want, m);
+			for (c = 0; c < NCC; c++) {
+				cr_assert_eq(a.self[c][m],
+				    picked ? all.self[c][m] : 0);
+				cr_assert_eq(a.inh[c][m],
+				    picked ? all.inh[c][m] : 0,
+				    "%s, metrics %#llx: inherited of %u, %u",
+				    path, (unsigned long long)want, c, m);
+			}
+		}
+	}
+}
+
+Test(batch, picked_metrics_are_the_same, .timeout = 120)
+{
+	static struct node t[20000];
+	static const unsigned nms[] = { 1, 3, 6, 4 };
+	size_t n, i;
+	unsigned k;
+	char *p;
+
+	for (k = 0; k < 4; k++) {
+		n = random_tree(50 + k, 20000, nms[k], 1, t);
+		p = dump_file(t, n, nms[k]);
+		same_when_picked(p, nms[k], NULL);
+		same_when_picked(p, nms[k], "Main.*");
+		unlink(p);
+		free(p);
+		for (i = 0; i < n; i++)
+			t[i].v[0] = t[i].v[0] < 0 ? -t[i].v[0] : t[i].v[0];
+		p = pgcl_file(t, n);
+		same_when_picked(p, 6, NULL);
+		same_when_picked(p, 6, "f1*");
+		unlink(p);
+		free(p);
+	}
+}
+
+/* A metric not computed cannot overflow. */
+Test(batch, overflow_only_in_the_metrics_picked, .timeout = 60)
+{
+	static struct node t[5000];
+	static struct answer a;
+	uint64_t want;
+	size_t n;
+	char *p;
+
+	n = random_tree(77, 5000, 3, 0, t);
+	t[1000].v[1] = INT64_MAX - 5;
+	t[2000].v[1] = INT64_MAX - 5;
+	p = dump_file(t, n, 3);
+	answer(p, 0, NULL, &a);
+	cr_assert_eq(a.rc, PDB_EFORMAT, "the sum of metric 1 overflows");
+	want = 5;
+	answer_of(p, 0, NULL, &want, &a);
+	cr_assert_eq(a.rc, PDB_OK, "%s", a.err);
+	want = 2;
+	answer_of(p, 1, NULL, &want, &a);
+	cr_assert_eq(a.rc, PDB_EFORMAT);
+	unlink(p);
+	free(p);
 }
 
 Test(batch, overflow_names_the_same_node, .timeout = 120)
@@ -304,9 +417,10 @@ ref_varint(const unsigned char **pp, uint64_t *v)
 
 #ifdef PDB_HAVE_PEXT
 static __attribute__((target("bmi,bmi2"))) int
-pext_node(const unsigned char **pp, uint64_t *v, unsigned k, int zz)
+pext_node(const unsigned char **pp, uint64_t *v, unsigned k, int zz,
+    uint32_t skip)
 {
-	return pdb_varints_pext(pp, v, k, zz);
+	return pdb_varints_pext(pp, v, k, zz, skip);
 }
 #endif
 
@@ -315,6 +429,7 @@ Test(batch, node_decoders_agree)
 	unsigned char buf[256];
 	const unsigned char *p, *q;
 	uint64_t s = 42, want[16], got[16], u;
+	uint32_t skip;
 	unsigned k, j, len, t;
 	int rc;
 
@@ -344,7 +459,7 @@ Test(batch, node_decoders_agree)
 				want[j] = (want[j] >> 1) ^ (0 - (want[j] & 1));
 		}
 		q = buf;
-		cr_assert_eq(pdb_varints_dec(&q, got, k, t % 2) != 0, rc != 0);
+		cr_assert_eq(pdb_varints_dec(&q, got, k, t % 2, 0) != 0, rc != 0);
 		if (rc == 0) {
 			cr_assert(q == p);
 			cr_assert(memcmp(got, want, k * sizeof(*got)) == 0);
@@ -353,7 +468,7 @@ Test(batch, node_decoders_agree)
 		if (!pdb_cpu_pext())
 			continue;
 		q = buf;
-		if (pext_node(&q, got, k, t % 2) == 0) {
+		if (pext_node(&q, got, k, t % 2, 0) == 0) {
 			/* It may also refuse good ones past 32 bytes. */
 			cr_assert_eq(rc, 0, "case %u", t);
 			cr_assert(q == p);
@@ -361,6 +476,20 @@ Test(batch, node_decoders_agree)
 			    "case %u", t);
 		} else
 			cr_assert(rc != 0 || p - buf > 32, "case %u", t);
+		/* Skipping values checks them all the same. */
+		skip = (uint32_t)rnd(&s);
+		q = buf;
+		memset(got, 0, sizeof(got));
+		if (pext_node(&q, got, k, t % 2, skip) == 0) {
+			cr_assert_eq(rc, 0, "case %u, skip %#x", t, skip);
+			cr_assert(q == p);
+			for (j = 0; j < k; j++)
+				cr_assert(got[j] == want[j] || (j > 0 &&
+				    j + 1 < k && (skip >> j & 1)),
+				    "case %u, skip %#x: varint %u", t, skip, j);
+		} else
+			cr_assert(rc != 0 || p - buf > 32, "case %u, skip %#x",
+			    t, skip);
 #endif
 	}
 }
