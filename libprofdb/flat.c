@@ -71,7 +71,7 @@ struct pdb_flat {
 
 	/* The current path. */
 	struct frame	*path;
-	int64_t		*acc;		/* depth * nm inclusive sums */
+	int64_t		*acc;		/* depth * nm totals at each enter */
 	size_t		 depth, cappath;
 
 	int64_t		*total;
@@ -272,7 +272,7 @@ f_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 		    values[f->col[m]];
 		if (pdbi_sum_add(&f->range[2 * (size_t)m], v))
 			return pdbi_overflow(db, f->col[m], cc);
-		acc[m] = v;
+		acc[m] = f->total[m];
 		self[m] = (int64_t)((uint64_t)self[m] + (uint64_t)v);
 		f->total[m] = (int64_t)((uint64_t)f->total[m] + (uint64_t)v);
 	}
@@ -287,7 +287,7 @@ static int
 f_exit(void *arg, struct pdb *db)
 {
 	struct pdb_flat *f = arg;
-	int64_t *acc, *rec, *up;
+	int64_t *acc, *rec;
 	unsigned m, nm = f->nm;
 	uint32_t cc;
 
@@ -297,13 +297,12 @@ f_exit(void *arg, struct pdb *db)
 	cc = f->path[f->depth].cc;
 	acc = f->acc + f->depth * nm;
 	rec = f->cs + cc * REC(nm);
+	/* A subtree is a run of the pre-order: its cost is how much the
+	 * total grew since its enter. */
 	if (--f->onpath[cc] == 0 && f->selected[cc] == 1)
 		for (m = 0; m < nm; m++)
 			rec[INH(nm) + m] = (int64_t)((uint64_t)rec[INH(nm) + m] +
-			    (uint64_t)acc[m]);
-	if (f->depth > 0)
-		for (up = acc - nm, m = 0; m < nm; m++)
-			up[m] = (int64_t)((uint64_t)up[m] + (uint64_t)acc[m]);
+			    (uint64_t)f->total[m] - (uint64_t)acc[m]);
 	return PDB_OK;
 }
 
@@ -412,7 +411,7 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 	const size_t stride = b->stride, rec = REC(nm);
 	const uint64_t *restrict keep = f->keep;
 	struct frame *path = f->path;
-	int64_t *accs = f->acc, *cs = f->cs, *acc, *r, *up;
+	int64_t *accs = f->acc, *cs = f->cs, *acc, *r;
 	int64_t lsum[NM_LOCAL], *sum = nm <= NM_LOCAL ? lsum : f->sum;
 	uint64_t lmag[NM_LOCAL], *mag = nm <= NM_LOCAL ? lmag : f->mag;
 	int64_t lown[NM_LOCAL], *own = nm <= NM_LOCAL ? lown : f->own;
@@ -426,9 +425,10 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 	unsigned m;
 	int sel, rc = PDB_OK, rc2;
 
+	/* sum is the running total, less f->total after the loop. */
 #pragma GCC unroll 8
 	for (m = 0; m < nm; m++) {
-		sum[m] = 0;
+		sum[m] = f->total[m];
 		mag[m] = 0;
 		if (nm <= NM_LOCAL)
 			lcol[m] = f->col[m];
@@ -473,38 +473,33 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 				x &= mask | keep[m];
 			own[m] = (int64_t)x;
 			r[m] = (int64_t)((uint64_t)r[m] + x);
-			sum[m] = (int64_t)((uint64_t)sum[m] + x);
 			mag[m] |= x;
 		}
 		seen[cc] = 1;
 		e = exits[i];
 		if (e == 0) {
+			/* The total at the enter: see f_exit(). */
 #pragma GCC unroll 8
-			for (m = 0; m < nm; m++)
-				acc[m] = own[m];
+			for (m = 0; m < nm; m++) {
+				acc[m] = sum[m];
+				sum[m] = (int64_t)((uint64_t)sum[m] +
+				    (uint64_t)own[m]);
+			}
 			onpath[cc]++;
 			depth++;
 			continue;
 		}
 
-		/*
-		 * A leaf: it exits at once, with its own costs as its
-		 * inclusive ones, taken from registers.  Reading them back
-		 * from acc would wait on the stores just made.
-		 */
+		/* A leaf: it exits at once, its own costs its inclusive. */
+#pragma GCC unroll 8
+		for (m = 0; m < nm; m++)
+			sum[m] = (int64_t)((uint64_t)sum[m] + (uint64_t)own[m]);
 		if (onpath[cc] == 0 && (all || selected[cc] == 1)) {
 			r = cs + cc * rec;
 #pragma GCC unroll 8
 			for (m = 0; m < nm; m++)
 				r[INH(nm) + m] = (int64_t)(
 				    (uint64_t)r[INH(nm) + m] +
-				    (uint64_t)own[m]);
-		}
-		if (depth > 0) {
-			up = acc - nm;
-#pragma GCC unroll 8
-			for (m = 0; m < nm; m++)
-				up[m] = (int64_t)((uint64_t)up[m] +
 				    (uint64_t)own[m]);
 		}
 		for (e--; e > 0; e--) {
@@ -516,20 +511,14 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 			}
 			depth--;
 			cc = path[depth].cc;
-			acc = accs + depth * nm;
 			if (--onpath[cc] == 0 && (all || selected[cc] == 1)) {
+				acc = accs + depth * nm;
 				r = cs + cc * rec;
 #pragma GCC unroll 8
 				for (m = 0; m < nm; m++)
 					r[INH(nm) + m] = (int64_t)(
 					    (uint64_t)r[INH(nm) + m] +
-					    (uint64_t)acc[m]);
-			}
-			if (depth > 0) {
-				up = acc - nm;
-#pragma GCC unroll 8
-				for (m = 0; m < nm; m++)
-					up[m] = (int64_t)((uint64_t)up[m] +
+					    (uint64_t)sum[m] -
 					    (uint64_t)acc[m]);
 			}
 		}
@@ -538,6 +527,9 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 	}
 	f->depth = depth;
 	f->nodes += upto - lo;
+#pragma GCC unroll 8
+	for (m = 0; m < nm; m++)
+		sum[m] = (int64_t)((uint64_t)sum[m] - (uint64_t)f->total[m]);
 	/* An overflow before the failing node is the first error. */
 	if ((rc2 = check_run(f, db, b, lo, upto, done, sum, mag)) != PDB_OK)
 		return rc2;
