@@ -147,6 +147,7 @@ dump_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 	if (pdb_metric_count(db) != 0)
 		return pdb_seterr(db, PDB_EINVAL,
 		    "%s: profile handle already has a metric schema", in->name);
+	(void)pdb_in_map(in);
 	memset(&r, 0, sizeof(r));
 	r.in = in;
 	r.db = db;

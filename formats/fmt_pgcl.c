@@ -533,6 +533,7 @@ read_v1_tree(struct pdb_input *in, struct tree *t)
 	uint64_t at7 = 0, at6 = 0;
 	int rc, rc7, rc6;
 
+	memset(&mem, 0, sizeof(mem));
 	mem.base = pdb_in_offset(in);
 	if (pdb_in_slurp(in, db, &data, &len) < 0)
 		return pdb_errcode(db);
@@ -611,6 +612,7 @@ pgcl_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 	size_t len;
 	int c, rc;
 
+	(void)pdb_in_map(in);
 	/* Magic: a mismatch is "not pgcl", a short file is "truncated". */
 	for (i = 0; i < 4; i++) {
 		if ((c = pdb_in_getc(in)) < 0)

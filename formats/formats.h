@@ -125,6 +125,10 @@ struct pdb_input {
 	/* As in struct pdb_opts; set by pdb_read_stream(). */
 	void		(*progress)(void *, uint64_t, uint64_t, int);
 	void		*progress_arg;
+	/* When mapped (pdb_in_map()): buf is the whole file, of which the
+	 * pages before dropped have been given back. */
+	int		 mapped;
+	size_t		 dropped;
 };
 
 /* Open path ("-" for stdin).  On failure returns NULL with the error on db. */
@@ -134,6 +138,13 @@ void		 pdb_in_close(struct pdb_input *);
  * first.  Returns the number of bytes available (may be < want at end), or
  * -1 after a read error (in->err set). */
 long		 pdb_in_fill(struct pdb_input *, size_t want);
+/*
+ * Read a plain regular file in place, mapped, from where in is: no copy
+ * through the kernel, for the binary readers, which never write to the
+ * buffer.  Returns 0, or -1 when in stays as it was (a pipe, gzip, no
+ * mmap): reading goes on the same either way.
+ */
+int		 pdb_in_map(struct pdb_input *);
 /* Offset of the next byte. */
 static inline uint64_t
 pdb_in_offset(const struct pdb_input *in)
