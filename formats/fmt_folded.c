@@ -318,11 +318,49 @@ common(const char *a, const char *b, size_t n)
 	while (i + 8 <= n) {
 		memcpy(&x, a + i, 8);
 		memcpy(&y, b + i, 8);
-		if (x != y)
+		if (x != y) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			/* The first byte that differs is the lowest. */
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
+#else
 			break;
+#endif
+		}
 		i += 8;
 	}
 	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * The first i at or after from where s[i] is ';' or a backslash, or n:
+ * the bytes where splitting a stack has something to do, looked for
+ * eight at a time.
+ */
+static size_t
+next_special(const char *s, size_t from, size_t n)
+{
+	size_t i = from;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t highs = 0x8080808080808080ULL;
+	uint64_t w, a, b, hit;
+
+	while (i + 8 <= n) {
+		memcpy(&w, s + i, 8);
+		a = w ^ (ones * ';');
+		b = w ^ (ones * '\\');
+		/* A zero byte of a or b, exact at the lowest one. */
+		hit = (((a - ones) & ~a) | ((b - ones) & ~b)) & highs;
+		if (hit != 0)
+			return i + (size_t)__builtin_ctzll(hit) / 8;
+		i += 8;
+	}
+#endif
+	while (i < n && s[i] != ';' && s[i] != '\\')
 		i++;
 	return i;
 }
@@ -336,16 +374,17 @@ static int
 split_stack(struct rd *r, const char *s, size_t n)
 {
 	struct frames *prev = &r->prev, *cur = &r->cur;
-	size_t l, k = 0, start, i;
+	size_t l, k, start, i;
 	uint32_t cc;
 	int rc;
 
 	l = common(s, r->pl, n < r->plen ? n : r->plen);
-	if (l == n && n == r->plen)
-		k = prev->n;
-	else
-		while (k < prev->n && prev->end[k] < l)
-			k++;
+	/* The first frame not wholly shared; lines in tree order share
+	 * all but the last few, so look from the end. */
+	k = prev->n;
+	if (l != n || n != r->plen)
+		while (k > 0 && prev->end[k - 1] >= l)
+			k--;
 	if ((rc = frames_reserve(r, cur, k + 1)) != PDB_OK)
 		return rc;
 	if (k > 0) {	/* prev's arrays are NULL before the first line */
@@ -357,6 +396,7 @@ split_stack(struct rd *r, const char *s, size_t n)
 		/* Split the rest on unescaped ';'. */
 		start = k == 0 ? 0 : cur->end[k - 1] + 1;
 		for (i = start;; i++) {
+			i = next_special(s, i, n);
 			if (i < n && s[i] == '\\' && i + 1 < n) {
 				i++;
 				continue;

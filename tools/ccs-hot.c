@@ -3,18 +3,21 @@
  * Copyright (c) 2026 The ccstools authors
  *
  * ccs-hot: where the cost is (Morgan & Jarvis section 3): the hot stack,
- * the expensive arm from the root, and the most expensive stacks.  On a
- * file whose tree is its stream (pgcl, dump, GHC) with nothing selected
- * or pruned, it streams, in memory that does not grow with the profile;
- * otherwise it builds the tree.
+ * the expensive arm from the root, and the most expensive stacks.  With
+ * nothing selected or pruned it streams, in memory that does not grow
+ * with the profile: any input in a format whose tree is its stream
+ * (pgcl, dump, GHC), and folded stacks from a file when their stream is
+ * in tree order; otherwise it builds the tree.
  */
 #include <sys/stat.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 
@@ -167,9 +170,11 @@ from_tree(const struct pdb *db, unsigned m, size_t ntop, struct result *res)
 }
 
 /*
- * Streaming, for a file whose tree is its stream (pgcl, dump, GHC): the
- * same answers in memory that does not grow with the profile.
+ * Streaming: the tree's answers in memory that does not grow with the
+ * profile.
  *
+ * In a format whose tree is its stream (pgcl, dump, GHC) each event is
+ * a node:
  *  - The hot stack: the first node of largest own cost.  While it is
  *    open its stack is the open path, copied only when it closes.
  *  - The expensive arm: at its exit a node's arm is the node and the arm
@@ -177,6 +182,25 @@ from_tree(const struct pdb *db, unsigned m, size_t ntop, struct result *res)
  *    that is positive.  Arms are shared lists, so an open node holds its
  *    best child's arm without copying it.
  *  - The costliest stacks: a heap of the n best, with their stacks.
+ * The sums of every metric are checked as the tree builder checks them,
+ * so that a profile the tree path refuses is refused here too.
+ *
+ * Folded stacks are merged into their tree (through Push): a stack on
+ * two lines, adjacent or not, is one node.  Their stream is the tree's
+ * only when each stack's lines come together, as ccs-convert -t folded,
+ * ccs-gen and sorted stackcollapse output write them.  Then a node is a
+ * level opened once, whose own cost later lines may still add to (Push
+ * makes "f;f" the stack "f"), so the hot stack and the list weigh it
+ * when it closes, by its own cost and then its rank in pre-order.
+ * Anything else would be a node seen twice: a cost centre coming again
+ * as a child of a level that already had it, or pushed onto a stack
+ * that holds it below the top (Push then moves it off the open path).
+ * The first such event stops the stream, and the caller reads the file
+ * again into a tree; a pipe, which cannot be read again, is built into
+ * a tree from the start.  To see a child come again, each open level
+ * keeps its children, one entry per cost centre, chained per cost centre
+ * newest first: a chain's head is the deepest open level with that
+ * child, since an open level that took it later lies below the others.
  */
 struct cell {
 	uint32_t	 cc;
@@ -191,21 +215,55 @@ struct level {
 	struct cell	*best;		/* the arm of the best child so far */
 };
 
+/* What a level of a merged stream weighs when it closes. */
+struct mlevel {
+	int64_t		 own;
+	uint64_t	 rank;		/* pre-order */
+	size_t		 kids;		/* its children's entries start here */
+};
+
+/* A child of an open level, in the chain of its cost centre. */
+struct kid {
+	size_t		 prev;		/* the chain's next entry, or NONE */
+	size_t		 parent;	/* the level whose child it is */
+	uint32_t	 cc;
+};
+
+#define NONE	SIZE_MAX
+
 struct ranked {
 	int64_t		 v;
 	uint64_t	 rank;		/* pre-order */
 	struct stackv	 st;
 };
 
+enum mode {
+	M_RAW,		/* the stream is the tree */
+	M_MERGED,	/* the stream is the tree while no node comes twice */
+	M_BUILD		/* a pipe in a merged format: build the tree */
+};
+
 struct hot {
 	struct pdb_sink	 sink;
 	struct tool_common *c;
+	const struct pdb_format *fmt;	/* the input's, once it begins */
+	enum mode	 mode;
+	int		 rereadable;	/* the input can be read again */
+	int		 again;		/* a node came twice: read a tree */
+	int		 push;		/* merged by Push: compressed stacks */
 	int		 m;		/* -1: the metric was not found */
+	struct pdb_builder *b;		/* M_BUILD */
 	struct level	*lv;
 	size_t		 depth, cap;
+	int		 rootdone;	/* the root has closed */
 	uint64_t	 rank;
+	/* The sums of the metric shown, positive and negative values
+	 * apart: range[0] and range[1]. */
+	uint64_t	*range;
+	unsigned	 nm;
 	/* The hot stack: while pending, lv[0..hotdepth] is it. */
 	int64_t		 hotv;
+	uint64_t	 hotrank;
 	int		 hashot, pending;
 	size_t		 hotdepth;
 	struct stackv	 hot;
@@ -215,6 +273,17 @@ struct hot {
 	/* The heap of the costliest stacks: heap[0] the least of them. */
 	struct ranked	*heap;
 	size_t		 nheap, ntop;
+	/* Merged streams: beside lv, and per event level and cost centre. */
+	struct mlevel	*ml;
+	size_t		 mlcap;
+	unsigned char	*real;		/* the event opened a level */
+	size_t		 edepth, ecap;
+	struct kid	*kid;
+	size_t		 nkid, kidcap;
+	size_t		*head;		/* per cost centre: its newest kid */
+	unsigned char	*onpath;	/* per cost centre: on a level above
+					   the root */
+	size_t		 ncc;
 };
 
 static void
@@ -298,27 +367,113 @@ sift_up(struct hot *h, size_t i)
 	}
 }
 
+static int	m_enter(void *, struct pdb *, uint32_t, const int64_t *);
+static int	m_exit(void *, struct pdb *);
+
+/*
+ * The format is known: stream a raw tree; stream a merged one from an
+ * input that can be read again if need be; build a tree from a pipe.
+ */
 static int
 h_begin(void *arg, struct pdb *db)
 {
 	struct hot *h = arg;
+	const struct pdb_sink *bs;
 
 	if ((h->m = tool_metric(h->c, db)) < 0)
 		return PDB_ESTOP;
-	return 0;
+	if (h->fmt == NULL)
+		return pdb_seterr(db, PDB_EINVAL, "format unknown when the "
+		    "reader began");
+	h->nm = pdb_metric_count(db);
+	if ((h->range = calloc(2 * (size_t)h->nm + 1,
+	    sizeof(*h->range))) == NULL)
+		nomem();
+	if (h->fmt->build == PDB_BUILD_RAW)
+		return 0;
+	if (h->rereadable) {
+		h->mode = M_MERGED;
+		h->push = h->fmt->build == PDB_BUILD_PUSH;
+		h->sink.enter = m_enter;
+		h->sink.exit = m_exit;
+		h->sink.nodes = NULL;
+		return 0;
+	}
+	h->mode = M_BUILD;
+	if ((h->b = pdb_builder_new(db, h->fmt->build)) == NULL)
+		nomem();
+	/* The rest of the events go straight to the builder. */
+	bs = pdb_builder_sink(h->b);
+	h->sink = *bs;
+	return bs->begin != NULL ? bs->begin(bs->arg, db) : 0;
 }
 
-/* Put the open path, of own value v, in the top list (kept out of
- * line: few nodes get there). */
-static void	top_insert(struct hot *, int64_t) __attribute__((noinline));
+/*
+ * Add a node's value of the metric shown to its sums, as the tree
+ * builder does: the positive and the negative values apart, each of
+ * which must stay within 64 bits.  Only that metric, as in ccs-flat: the
+ * readers do not even decode the others (h_columns()).  Returns 0, or
+ * the builder's error.
+ */
+static int
+sums_add(struct hot *h, struct pdb *db, uint32_t cc, const int64_t *values)
+{
+	uint64_t *r = h->range;
+	int64_t v = values[h->m];
+
+	if (v >= 0 ? (r[0] += (uint64_t)v) <= INT64_MAX :
+	    (r[1] += 0 - (uint64_t)v) - 1 <= (uint64_t)INT64_MAX)
+		return 0;
+	return pdb_seterr(db, PDB_EFORMAT, "64-bit overflow summing '%s' at "
+	    "cost centre '%s'", pdb_metric(db, (unsigned)h->m)->name,
+	    pdb_cc_fullname(db, cc));
+}
+
+/*
+ * sums_add() for the n nodes of a batch at once.  Returns 1 if they
+ * fit; otherwise 0, with the sums as they were.
+ */
+static int
+batch_sums(struct hot *h, const struct pdb_batch *b)
+{
+	const int64_t *v;
+	uint64_t r0 = h->range[0], r1 = h->range[1], bad = 0;
+	size_t i;
+
+	for (i = 0, v = b->values + h->m; i < b->n; i++, v += b->stride)
+		if (*v >= 0)
+			bad |= r0 += (uint64_t)*v;
+		else
+			bad |= (r1 += 0 - (uint64_t)*v) - 1;
+	if (bad >> 63)
+		return 0;
+	h->range[0] = r0;
+	h->range[1] = r1;
+	return 1;
+}
+
+/* The readers need decode only the metric shown. */
+static uint64_t
+h_columns(void *arg, const struct pdb *db)
+{
+	const struct hot *h = arg;
+
+	(void)db;
+	return h->m >= 0 && h->m < 64 ? (uint64_t)1 << h->m : UINT64_MAX;
+}
+
+/* Put the open path, of own value v and rank, in the top list (kept
+ * out of line: few nodes get there). */
+static void	top_insert(struct hot *, int64_t, uint64_t)
+		    __attribute__((noinline));
 
 static void
-top_insert(struct hot *h, int64_t v)
+top_insert(struct hot *h, int64_t v, uint64_t rank)
 {
 	struct ranked r;
 
 	r.v = v;
-	r.rank = h->rank;
+	r.rank = rank;
 	if (h->nheap < h->ntop) {
 		memset(&r.st, 0, sizeof(r.st));
 		copy_path(h, h->depth, &r.st);
@@ -332,9 +487,9 @@ top_insert(struct hot *h, int64_t v)
 	}
 }
 
-/* A node's own value v of the metric: the hot stack, the top list. */
-static inline void
-enter(struct hot *h, uint32_t cc, int64_t v)
+/* Open a level for cost centre cc, of own value v. */
+static inline struct level *
+open_level(struct hot *h, uint32_t cc, int64_t v)
 {
 	struct level *l;
 
@@ -347,6 +502,14 @@ enter(struct hot *h, uint32_t cc, int64_t v)
 	l->cc = cc;
 	l->inc = v;
 	l->best = NULL;
+	return l;
+}
+
+/* A node's own value v of the metric: the hot stack, the top list. */
+static inline void
+enter(struct hot *h, uint32_t cc, int64_t v)
+{
+	open_level(h, cc, v);
 	if (!h->hashot || v > h->hotv) {
 		h->hashot = h->pending = 1;
 		h->hotv = v;
@@ -355,7 +518,7 @@ enter(struct hot *h, uint32_t cc, int64_t v)
 	/* A later node beats the least of a full list only if larger. */
 	if (h->ntop > 0 && v != 0 &&
 	    (h->nheap < h->ntop || v > h->heap[0].v))
-		top_insert(h, v);
+		top_insert(h, v, h->rank);
 	h->rank++;
 }
 
@@ -388,6 +551,7 @@ leave(struct hot *h)
 		if (p == NULL) {
 			h->arm = c;
 			h->total = l->inc;
+			h->rootdone = 1;
 			return;
 		}
 		cell_release(h, p->best);
@@ -396,14 +560,110 @@ leave(struct hot *h)
 		cell_release(h, l->best);
 }
 
+/*
+ * enter() and leave() for the nodes of a batch whose sums fit, with the
+ * state of the walk in locals: through h, every store to a level or a
+ * cell would make the compiler read it all again.  Stops at the end of
+ * the batch, or before a node after the root closed, which the caller
+ * reports.  Returns how many nodes it took.
+ */
+static size_t
+run(struct hot *h, const struct pdb_batch *b)
+{
+	const uint32_t *restrict ccs = b->cc;
+	const size_t *restrict exits = b->exits;
+	const int64_t *v = b->values + h->m;
+	struct level *lv = h->lv, *l, *p;
+	struct cell *c;
+	size_t depth = h->depth, cap = h->cap, hotdepth = h->hotdepth;
+	size_t i, e, stride = b->stride;
+	int64_t hotv = h->hotv, x;
+	uint64_t rank = h->rank;
+	int hashot = h->hashot, pending = h->pending;
+
+	for (i = 0; i < b->n && depth > 0; i++, v += stride) {
+		x = *v;
+		if (depth == cap) {
+			h->depth = depth;
+			open_level(h, ccs[i], x);
+			lv = h->lv;
+			cap = h->cap;
+			depth++;
+		} else {
+			l = &lv[depth++];
+			l->cc = ccs[i];
+			l->inc = x;
+			l->best = NULL;
+		}
+		if (!hashot || x > hotv) {
+			hashot = pending = 1;
+			hotv = x;
+			hotdepth = depth - 1;
+		}
+		if (h->ntop > 0 && x != 0 &&
+		    (h->nheap < h->ntop || x > h->heap[0].v)) {
+			h->depth = depth;
+			top_insert(h, x, rank);
+		}
+		rank++;
+		for (e = exits[i]; e > 0; e--) {
+			/* leave(), but for the root's, which is left to it. */
+			if (depth == 1) {
+				h->depth = depth;
+				h->hotdepth = hotdepth;
+				h->pending = pending;
+				leave(h);
+				depth = h->depth;
+				pending = h->pending;
+				break;
+			}
+			l = &lv[--depth];
+			if (pending && depth == hotdepth) {
+				copy_path(h, depth + 1, &h->hot);
+				pending = 0;
+			}
+			p = l - 1;
+			p->inc = (int64_t)((uint64_t)p->inc + (uint64_t)l->inc);
+			if (l->inc > 0 && (p->best == NULL ||
+			    l->inc > p->best->inc)) {
+				c = cell_new(h);
+				c->cc = l->cc;
+				c->inc = l->inc;
+				c->next = l->best;
+				c->refs = 1;
+				cell_release(h, p->best);
+				p->best = c;
+			} else
+				cell_release(h, l->best);
+		}
+	}
+	h->depth = depth;
+	h->hotv = hotv;
+	h->hashot = hashot;
+	h->pending = pending;
+	h->hotdepth = hotdepth;
+	h->rank = rank;
+	return i;
+}
+
+static int
+more_roots(struct pdb *db)
+{
+	return pdb_seterr(db, PDB_EFORMAT, "profile has more than one root");
+}
+
 static int
 h_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 {
 	struct hot *h = arg;
+	int rc;
 
-	(void)db;
 	if (h->m < 0)
 		return PDB_ESTOP;
+	if (h->depth == 0 && h->rootdone)
+		return more_roots(db);
+	if (values != NULL && (rc = sums_add(h, db, cc, values)) != 0)
+		return rc;
 	enter(h, cc, values != NULL ? values[h->m] : 0);
 	return 0;
 }
@@ -416,23 +676,167 @@ h_exit(void *arg, struct pdb *db)
 	return 0;
 }
 
-/* Nodes in bulk from the readers of binary formats (pdb.h). */
+/*
+ * Nodes in bulk from the readers of binary formats (pdb.h).  When the
+ * sums of the batch do not fit, the nodes are taken one at a time, to
+ * say which.
+ */
 static int
 h_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
 {
 	struct hot *h = arg;
 	const int64_t *v;
 	size_t i, e;
+	int rc, fit;
 
-	(void)db;
 	*done = 0;
 	if (h->m < 0)
 		return PDB_ESTOP;
-	for (i = 0, v = b->values + h->m; i < b->n; i++, v += b->stride) {
+	fit = batch_sums(h, b);
+	i = fit ? run(h, b) : 0;
+	for (v = b->values + h->m + i * b->stride; i < b->n; i++,
+	    v += b->stride) {
+		if (h->depth == 0 || !fit) {
+			*done = i;
+			if (h->depth == 0 && h->rootdone)
+				return more_roots(db);
+			if (!fit && (rc = sums_add(h, db, b->cc[i],
+			    v - h->m)) != 0)
+				return rc;
+		}
 		enter(h, b->cc[i], *v);
 		for (e = b->exits[i]; e > 0; e--)
 			leave(h);
 	}
+	return 0;
+}
+
+/*
+ * Merged streams.  A node comes twice: stop, for the caller to read the
+ * input into a tree.
+ */
+static int
+again(struct hot *h)
+{
+	h->again = 1;
+	return PDB_ESTOP;
+}
+
+/* Room for cost centre cc in head and onpath. */
+static void
+cc_grow(struct hot *h, uint32_t cc)
+{
+	size_t n = h->ncc ? h->ncc : 256, i;
+
+	while (n <= cc)
+		n *= 2;
+	if ((h->head = realloc(h->head, n * sizeof(*h->head))) == NULL ||
+	    (h->onpath = realloc(h->onpath, n)) == NULL)
+		nomem();
+	for (i = h->ncc; i < n; i++)
+		h->head[i] = NONE;
+	memset(h->onpath + h->ncc, 0, n - h->ncc);
+	h->ncc = n;
+}
+
+static int
+m_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
+{
+	struct hot *h = arg;
+	struct kid *k;
+	struct mlevel *ml;
+	struct level *t;
+	int64_t v = values != NULL ? values[h->m] : 0;
+	int rc, real = 1;
+
+	if (values != NULL && (rc = sums_add(h, db, cc, values)) != 0)
+		return rc;
+	if (cc >= h->ncc)
+		cc_grow(h, cc);
+	if (h->edepth == h->ecap) {
+		h->ecap = h->ecap ? h->ecap * 2 : 256;
+		if ((h->real = realloc(h->real, h->ecap)) == NULL)
+			nomem();
+	}
+	if (h->depth == 0 && h->rootdone)
+		return again(h);
+	if (h->depth > 0 && h->push && h->onpath[cc]) {
+		/* Pushing the top onto itself gives the same stack. */
+		t = &h->lv[h->depth - 1];
+		if (t->cc != cc)
+			return again(h);
+		t->inc = (int64_t)((uint64_t)t->inc + (uint64_t)v);
+		ml = &h->ml[h->depth - 1];
+		ml->own = (int64_t)((uint64_t)ml->own + (uint64_t)v);
+		real = 0;
+	} else {
+		if (h->depth > 0) {
+			if (h->head[cc] != NONE &&
+			    h->kid[h->head[cc]].parent == h->depth - 1)
+				return again(h);
+			if (h->nkid == h->kidcap) {
+				h->kidcap = h->kidcap ? h->kidcap * 2 : 256;
+				if ((h->kid = realloc(h->kid, h->kidcap *
+				    sizeof(*h->kid))) == NULL)
+					nomem();
+			}
+			k = &h->kid[h->nkid];
+			k->prev = h->head[cc];
+			k->parent = h->depth - 1;
+			k->cc = cc;
+			h->head[cc] = h->nkid++;
+			if (h->push)
+				h->onpath[cc] = 1;
+		}
+		open_level(h, cc, v);
+		if (h->mlcap < h->cap) {
+			h->mlcap = h->cap;
+			if ((h->ml = realloc(h->ml, h->mlcap *
+			    sizeof(*h->ml))) == NULL)
+				nomem();
+		}
+		ml = &h->ml[h->depth - 1];
+		ml->own = v;
+		ml->rank = h->rank++;
+		ml->kids = h->nkid;
+	}
+	h->real[h->edepth++] = (unsigned char)real;
+	return 0;
+}
+
+/* A level of a merged stream closes: weigh it, forget its children. */
+static int
+m_exit(void *arg, struct pdb *db)
+{
+	struct hot *h = arg;
+	struct mlevel *ml;
+	struct kid *k;
+	struct ranked r;
+
+	if (h->edepth == 0)
+		return pdb_seterr(db, PDB_EINVAL, "exit without enter");
+	if (!h->real[--h->edepth])
+		return 0;
+	ml = &h->ml[h->depth - 1];
+	r.v = ml->own;
+	r.rank = ml->rank;
+	if (!h->hashot || r.v > h->hotv || (r.v == h->hotv &&
+	    r.rank < h->hotrank)) {
+		h->hashot = 1;
+		h->hotv = r.v;
+		h->hotrank = r.rank;
+		copy_path(h, h->depth, &h->hot);
+	}
+	if (h->ntop > 0 && r.v != 0 && (h->nheap < h->ntop ||
+	    before(&r, &h->heap[0])))
+		top_insert(h, r.v, r.rank);
+	while (h->nkid > ml->kids) {
+		k = &h->kid[--h->nkid];
+		h->head[k->cc] = k->prev;
+	}
+	if (h->push && h->depth > 1)
+		h->onpath[h->lv[h->depth - 1].cc] = 0;
+	leave(h);
 	return 0;
 }
 
@@ -444,30 +848,102 @@ by_rank(const void *a, const void *b)
 	return before(x, y) ? -1 : before(y, x);
 }
 
+/*
+ * Whether path can be read a second time, and for standard input where
+ * it starts: a regular file.
+ */
+static int
+rereadable(const char *path, off_t *start)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") != 0)
+		return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	return (*start = lseek(STDIN_FILENO, 0, SEEK_CUR)) >= 0;
+}
+
 static void
+hot_free(struct hot *h)
+{
+	struct cell *k;
+	size_t i;
+
+	cell_release(h, h->arm);
+	while (h->depth > 0) {
+		h->depth--;
+		cell_release(h, h->lv[h->depth].best);
+	}
+	while ((k = h->freecells) != NULL) {
+		h->freecells = k->next;
+		free(k);
+	}
+	for (i = 0; i < h->nheap; i++)
+		free(h->heap[i].st.cc);
+	free(h->heap);
+	free(h->hot.cc);
+	free(h->lv);
+	free(h->range);
+	free(h->ml);
+	free(h->real);
+	free(h->kid);
+	free(h->head);
+	free(h->onpath);
+	pdb_builder_free(h->b);
+}
+
+enum how {
+	STREAMED,	/* res has the answers */
+	BUILT,		/* db has the tree */
+	AGAIN		/* read it again into a tree */
+};
+
+static enum how
 from_stream(struct tool_common *c, struct pdb *db, const char *path,
     size_t ntop, struct result *res)
 {
 	struct hot h;
 	struct cell *k;
+	off_t start = 0;
 	size_t i;
 	int rc;
 
 	memset(&h, 0, sizeof(h));
 	h.c = c;
 	h.ntop = ntop;
+	h.rereadable = rereadable(path, &start);
 	h.heap = xmalloc((ntop + 1) * sizeof(*h.heap));
 	h.sink.begin = h_begin;
 	h.sink.enter = h_enter;
 	h.sink.exit = h_exit;
 	h.sink.nodes = h_nodes;
+	h.sink.columns = h_columns;
 	h.sink.arg = &h;
-	rc = pdb_read_stream(db, path, c->informat, &c->opts, &h.sink, NULL);
+	rc = pdb_read_stream(db, path, c->informat, &c->opts, &h.sink, &h.fmt);
+	if (h.again) {
+		hot_free(&h);
+		if (strcmp(path, "-") == 0 &&
+		    lseek(STDIN_FILENO, start, SEEK_SET) != start) {
+			tool_warnx("<stdin>: %s", strerror(errno));
+			exit(TOOL_ERR);
+		}
+		return AGAIN;
+	}
 	if (rc == PDB_ESTOP && h.m < 0)
 		exit(TOOL_ERR);		/* tool_metric() said why */
 	if (rc != PDB_OK) {
 		tool_pdberr(db);
 		exit(TOOL_ERR);
+	}
+	if (h.mode == M_BUILD) {
+		hot_free(&h);
+		if (pdb_node_count(db) == 0) {
+			tool_warnx("%s: no stacks in profile",
+			    strcmp(path, "-") == 0 ? "<stdin>" : path);
+			exit(TOOL_ERR);
+		}
+		return BUILT;
 	}
 	if (!h.hashot) {
 		tool_warnx("%s: no stacks in profile", strcmp(path, "-") == 0 ?
@@ -476,6 +952,7 @@ from_stream(struct tool_common *c, struct pdb *db, const char *path,
 	}
 	res->hot = h.hot;
 	res->hot.v = h.hotv;
+	h.hot.cc = NULL;
 	res->total = h.total;
 	for (res->narm = 0, k = h.arm; k != NULL; k = k->next)
 		res->narm++;
@@ -492,45 +969,9 @@ from_stream(struct tool_common *c, struct pdb *db, const char *path,
 		res->top[i] = h.heap[i].st;
 		res->top[i].v = h.heap[i].v;
 	}
-	cell_release(&h, h.arm);
-	while ((k = h.freecells) != NULL) {
-		h.freecells = k->next;
-		free(k);
-	}
-	free(h.heap);
-	free(h.lv);
-}
-
-/*
- * Whether path can be streamed: a file (not a pipe, which could be read
- * only once) in a format whose stream is the tree as built, with nothing
- * to select or prune.
- */
-static int
-can_stream(const struct tool_common *c, const char *path)
-{
-	const struct pdb_format *f = c->informat;
-	struct pdb_input *in;
-	struct stat st;
-	struct pdb *db;
-	long n;
-
-	if (!pdb_sel_is_trivial(c->sel) || c->nmins > 0 || c->min_pct >= 0 ||
-	    c->nexcludes > 0 || strcmp(path, "-") == 0 ||
-	    stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return 0;
-	if (f == NULL) {
-		if ((db = pdb_new()) == NULL)
-			nomem();
-		if ((in = pdb_in_open(db, path)) != NULL) {
-			if ((n = pdb_in_fill(in, 4096)) > 0)
-				f = pdb_format_probe(in->buf + in->pos,
-				    (size_t)n);
-			pdb_in_close(in);
-		}
-		pdb_free(db);
-	}
-	return f != NULL && f->build == PDB_BUILD_RAW;
+	h.nheap = 0;
+	hot_free(&h);
+	return STREAMED;
 }
 
 int
@@ -547,6 +988,7 @@ main(int argc, char *argv[])
 	struct result res;
 	struct pdb *db;
 	const char *path;
+	enum how how;
 	int64_t total, v;
 	long long ntop = 0;
 	size_t i, shown;
@@ -575,16 +1017,24 @@ main(int argc, char *argv[])
 	path = tool_one_input(argc, argv, usage);
 
 	memset(&res, 0, sizeof(res));
-	if (can_stream(&c, path)) {
+	how = AGAIN;
+	db = NULL;
+	/* Selection and pruning need the tree. */
+	if (pdb_sel_is_trivial(c.sel) && c.nmins == 0 && c.min_pct < 0 &&
+	    c.nexcludes == 0) {
 		db = tool_pdb_new();
-		from_stream(&c, db, path, (size_t)ntop, &res);
-		m = tool_metric(&c, db);
-	} else {
-		db = tool_load(&c, path, NULL);
-		if ((m = tool_metric(&c, db)) < 0)
-			return TOOL_ERR;
-		from_tree(db, (unsigned)m, (size_t)ntop, &res);
+		if ((how = from_stream(&c, db, path, (size_t)ntop, &res)) ==
+		    AGAIN) {
+			pdb_free(db);
+			db = NULL;
+		}
 	}
+	if (db == NULL)
+		db = tool_load(&c, path, NULL);
+	if ((m = tool_metric(&c, db)) < 0)
+		return TOOL_ERR;
+	if (how != STREAMED)
+		from_tree(db, (unsigned)m, (size_t)ntop, &res);
 	total = res.total;
 	if ((out = tool_output_open(&c, 0)) == NULL) {
 		rc = TOOL_ERR;

@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * ccs-hot streams: its answers, and its errors, are those of the tree,
+ * read from a file, from standard input that is a file, and from a
+ * pipe.  Folded stacks in tree order stream; a stack that comes twice
+ * (two lines apart, a subtree split by a sibling, a cost centre that
+ * compression moves) makes it read the tree instead.  The tree path is
+ * forced by pruning that removes nothing.
+ */
+#include <criterion/criterion.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "testutil.h"
+#include "toolcheck.h"
+#include "pipecheck.h"
+
+/* Pruning that removes nothing: the tree path. */
+#define TREE	"--exclude ccs-hot-test-matches-nothing"
+
+/* The same output, and errors, on every path into ccs-hot. */
+static void
+stream_is_tree(const char *file, const char *opts)
+{
+	char a[1024], b[1024];
+
+	snprintf(b, sizeof(b), "ccs-hot %s " TREE " %s", opts, file);
+	snprintf(a, sizeof(a), "ccs-hot %s %s", opts, file);
+	same_output(a, b);
+	snprintf(a, sizeof(a), "ccs-hot %s < %s", opts, file);
+	same_output(a, b);
+	snprintf(a, sizeof(a), "cat %s | ccs-hot %s", file, opts);
+	same_output(a, b);
+	snprintf(a, sizeof(a), "cat %s | ccs-hot %s -", file, opts);
+	same_output(a, b);
+}
+
+/* Write cmd's output to a new temporary file; returns its name. */
+static char *
+temp_of(const char *cmd, const char *suffix)
+{
+	struct run r;
+	char *p;
+
+	run_ok(&r, "%s", cmd);
+	p = write_temp(r.out, r.outlen, suffix);
+	run_free(&r);
+	return p;
+}
+
+static void
+temp_free(char *p)
+{
+	unlink(p);
+	free(p);
+}
+
+/* Folded stacks in tree order, and sorted: the answers of the tree. */
+Test(ccs_hot_stream, folded_in_tree_order)
+{
+	static const char *const src[] = {
+		FIG7, THETA, COMPRESSED, UNCOMPRESSED, ESCAPES, PGCL, GHC_P,
+		GHC_P2, GHC_JSON,
+	};
+	char cmd[512], *t, *s;
+	size_t i;
+
+	for (i = 0; i < sizeof(src) / sizeof(src[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "ccs-convert -t folded %s", src[i]);
+		t = temp_of(cmd, ".folded");
+		snprintf(cmd, sizeof(cmd), "LC_ALL=C sort %s", t);
+		s = temp_of(cmd, ".folded");
+		stream_is_tree(t, "--tsv -n 100");
+		stream_is_tree(t, "-n 3");
+		stream_is_tree(s, "--tsv -n 100");
+		temp_free(t);
+		temp_free(s);
+	}
+	t = temp_of("ccs-gen -q -t folded -n 5000 --seed 7 | "
+	    "ccs-convert -t folded", ".folded");
+	stream_is_tree(t, "--tsv -n 50");
+	temp_free(t);
+	/* As ccs-gen writes them: with mutual recursion, read as a tree. */
+	t = temp_of("ccs-gen -q -t folded -n 5000 --seed 7", ".folded");
+	stream_is_tree(t, "--tsv -n 50");
+	temp_free(t);
+}
+
+/*
+ * Stacks that come twice: the answers are the tree's, which merges
+ * them; a stream that did not notice would split their costs.
+ */
+Test(ccs_hot_stream, a_stack_twice_is_read_as_a_tree)
+{
+	static const struct {
+		const char	*in, *want;
+	} cases[] = {
+		/* The same stack on two lines apart. */
+		{ "r;a 5\nr;b 3\nr;a 4\n",
+		  "stack\tr;a\t9\narm\tr\t12\narm\ta\t9\n"
+		  "top\t1\tr;a\t9\ntop\t2\tr;b\t3\n" },
+		/* A subtree split by a sibling. */
+		{ "r;a;x 2\nr;b 3\nr;a;y 2\n",
+		  "stack\tr;b\t3\narm\tr\t7\narm\ta\t4\narm\tx\t2\n"
+		  "top\t1\tr;b\t3\ntop\t2\tr;a;x\t2\ntop\t3\tr;a;y\t2\n" },
+		/* A stack after the stacks it calls. */
+		{ "a;b;c 3\na;b 5\n",
+		  "stack\ta;b\t5\narm\ta\t8\narm\tb\t8\narm\tc\t3\n"
+		  "top\t1\ta;b\t5\ntop\t2\ta;b;c\t3\n" },
+		/* The same line twice. */
+		{ "a;b 2\na;b 3\n",
+		  "stack\ta;b\t5\narm\ta\t5\narm\tb\t5\ntop\t1\ta;b\t5\n" },
+		/* Compression moves a below b: the stack b;a, twice. */
+		{ "r;a;b;a 5\nr;b;a 3\n",
+		  "stack\tr;b;a\t8\narm\tr\t8\narm\tb\t8\narm\ta\t8\n"
+		  "top\t1\tr;b;a\t8\n" },
+		/* f;f is f, so f;g comes twice. */
+		{ "r;f 2\nr;f;f 4\nr;f;f;g 3\nr;f;g 1\n",
+		  "stack\tr;f\t6\narm\tr\t10\narm\tf\t10\narm\tg\t4\n"
+		  "top\t1\tr;f\t6\ntop\t2\tr;f;g\t4\n" },
+		/* Streams: f;f is f, and nothing comes twice. */
+		{ "r;f 2\nr;f;f 4\nr;f;f;g 3\n",
+		  "stack\tr;f\t6\narm\tr\t9\narm\tf\t9\narm\tg\t3\n"
+		  "top\t1\tr;f\t6\ntop\t2\tr;f;g\t3\n" },
+		/* Ties: the first in pre-order, which the merge decides. */
+		{ "r;a;x 4\nr;b 4\nr;a 4\n",
+		  "stack\tr;a\t4\narm\tr\t12\narm\ta\t8\narm\tx\t4\n"
+		  "top\t1\tr;a\t4\ntop\t2\tr;a;x\t4\ntop\t3\tr;b\t4\n" },
+	};
+	struct run r;
+	char *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		p = write_temp(cases[i].in, strlen(cases[i].in), ".folded");
+		run_ok(&r, "ccs-hot --tsv -n 9 %s", p);
+		cr_expect_str_eq(r.out, cases[i].want, "%s", cases[i].in);
+		run_free(&r);
+		run_ok(&r, "ccs-hot --tsv -n 9 < %s", p);
+		cr_expect_str_eq(r.out, cases[i].want, "< %s", cases[i].in);
+		run_free(&r);
+		run_ok(&r, "cat %s | ccs-hot --tsv -n 9", p);
+		cr_expect_str_eq(r.out, cases[i].want, "| %s", cases[i].in);
+		run_free(&r);
+		stream_is_tree(p, "-n 9");
+		temp_free(p);
+	}
+}
+
+/* Standard input read again from where it started, not from byte 0. */
+Test(ccs_hot_stream, stdin_read_again_from_its_start)
+{
+	static const char in[] = "r;a 100\nr;a 5\nr;b 3\nr;a 4\n";
+	struct run r;
+	char *p = write_temp(in, sizeof(in) - 1, ".folded");
+
+	/* The first line is not ccs-hot's. */
+	run_ok(&r, "{ head -c 8 >/dev/null; ccs-hot --tsv; } < %s", p);
+	cr_expect_str_eq(r.out, "stack\tr;a\t9\narm\tr\t12\narm\ta\t9\n");
+	run_free(&r);
+	temp_free(p);
+}
+
+/* Formats whose tree is the file: the same from a file and a pipe. */
+Test(ccs_hot_stream, raw_formats_from_pipes)
+{
+	static const char *const files[] = {
+		PGCL, GHC_P, GHC_P2, GHC_P3, GHC_JSON,
+		"tests/data/ghc/mj.prof", "tests/data/ghc/mj.json",
+		"tests/data/ghc/clausify.json", "tests/data/ghc/demo.pa.prof",
+		"tests/data/ghc/old-ghc68.prof",
+		"tests/data/ghc/old-ghc82-N4.prof",
+	};
+	char *t;
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		stream_is_tree(files[i], "--tsv -n 20");
+		stream_is_tree(files[i], "-n 3");
+	}
+	t = temp_of("ccs-convert -t dump " PGCL, ".dump");
+	stream_is_tree(t, "--tsv -n 20 -m words");
+	temp_free(t);
+	t = temp_of("ccs-convert -t json " GHC_P3, ".json");
+	stream_is_tree(t, "--tsv -n 20 -m alloc");
+	temp_free(t);
+	t = temp_of("ccs-gen -q -t dump -n 20000 --seed 3", ".dump");
+	stream_is_tree(t, "--tsv -n 20");
+	temp_free(t);
+}
+
+/*
+ * The errors of the tree, at the same place; from a pipe, naming
+ * <stdin>.  in is written to a temporary file with suffix.
+ */
+static void
+same_error(const void *in, size_t len, const char *suffix, const char *opts,
+    const char *want)
+{
+	struct run a, b, c;
+	char *p = write_temp(in, len, suffix);
+
+	run(&a, "ccs-hot %s %s", opts, p);
+	run(&b, "ccs-hot %s " TREE " %s", opts, p);
+	run(&c, "cat %s | ccs-hot %s", p, opts);
+	cr_expect_eq(a.status, 1, "%s: exit %d", want, a.status);
+	cr_expect_eq(b.status, 1, "%s: tree: exit %d", want, b.status);
+	cr_expect_eq(c.status, 1, "%s: pipe: exit %d", want, c.status);
+	cr_expect_str_eq(a.err, b.err);
+	cr_expect(strncmp(a.err, "ccs-hot: ", 9) == 0 &&
+	    strncmp(a.err + 9, p, strlen(p)) == 0 &&
+	    strstr(a.err, want) != NULL, "%s", a.err);
+	cr_expect(strncmp(c.err, "ccs-hot: <stdin>", 16) == 0 &&
+	    strstr(c.err, want) != NULL, "%s", c.err);
+	cr_expect_str_empty(a.out);
+	cr_expect_str_empty(c.out);
+	run_free(&a);
+	run_free(&b);
+	run_free(&c);
+	temp_free(p);
+}
+
+#define SAME_ERROR(in, suffix, opts, want) \
+	same_error(in, sizeof(in) - 1, suffix, opts, want)
+
+/* ---- a ccs-dump(5) file, as tests/formats/test_limits.c writes one ---- */
+
+/* A dump with metric ticks and three cost centres, whose root has two
+ * children of value v each. */
+static char *
+dump_of_two(int64_t v)
+{
+	struct enc e = { 0 };
+	unsigned char crc[4];
+	char name[8], *p;
+	uLong c;
+	int i;
+
+	enc_bytes(&e, "\211CCSDUMP\r\n\032\n", 12);
+	enc_varint(&e, 1);
+	enc_varint(&e, 0);
+	enc_varint(&e, 1);
+	enc_str(&e, "ticks");
+	enc_str(&e, "ticks");
+	enc_varint(&e, 0);
+	enc_varint(&e, 0);
+	enc_varint(&e, 1);
+	enc_str(&e, "M");
+	enc_varint(&e, 3);
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		enc_str(&e, name);
+		enc_varint(&e, 0);
+		enc_str(&e, "");
+		enc_varint(&e, 0);
+		enc_svarint(&e, -1);
+	}
+	enc_varint(&e, 1);
+	enc_varint(&e, 0);
+	enc_svarint(&e, 0);
+	enc_varint(&e, 2);
+	enc_varint(&e, 1);
+	enc_svarint(&e, v);
+	enc_varint(&e, 0);
+	enc_varint(&e, 2);
+	enc_svarint(&e, v);
+	enc_varint(&e, 0);
+	enc_varint(&e, 3);
+	c = crc32(0L, e.b, (uInt)e.len);
+	for (i = 0; i < 4; i++)
+		crc[i] = (unsigned char)(c >> (8 * i));
+	enc_bytes(&e, crc, 4);
+	p = write_temp(e.b, e.len, ".dump");
+	free(e.b);
+	return p;
+}
+
+/*
+ * Deeper than the levels first allocated, with the hottest stack, arm
+ * and list entries at the bottom, in batches (the dump) and one at a
+ * time (the folded input it is made from).
+ */
+Test(ccs_hot_stream, deep_stacks)
+{
+	char *text, *f, *d, cmd[512];
+	size_t cap = 2000 * 8 + 64, len = 0, k, j;
+
+	cr_assert((text = malloc(cap * 4)) != NULL);
+	for (k = 0; k < 3; k++) {
+		for (j = 0; j < 700 + 300 * k; j++)
+			len += (size_t)snprintf(text + len, cap * 4 - len,
+			    "%sf%zu", j ? ";" : "", j % (400 + k));
+		len += (size_t)snprintf(text + len, cap * 4 - len, " %zu\n",
+		    5 + k);
+	}
+	f = write_temp(text, len, ".folded");
+	snprintf(cmd, sizeof(cmd), "ccs-convert -t dump %s", f);
+	d = temp_of(cmd, ".dump");
+	stream_is_tree(d, "-n 3");
+	stream_is_tree(d, "--tsv -n 5");
+	stream_is_tree(f, "-n 3");
+	temp_free(d);
+	temp_free(f);
+	free(text);
+}
+
+Test(ccs_hot_stream, bad_input_is_refused_as_the_tree_refuses_it)
+{
+	struct run a, b, c;
+	char *p;
+	int64_t v[] = { INT64_MAX, INT64_MIN };
+	size_t i;
+
+	/* Folded, in tree order, then not; errors before and after. */
+	SAME_ERROR("r;a 1\nr;a;b 2\nr;c x\n", ".folded", "",
+	    ":3: 'x' is not an integer count");
+	SAME_ERROR("r;a 1\nr;b 1\nr;a 1\nr;c\n", ".folded", "-n 2",
+	    ":4: no count after the stack");
+	SAME_ERROR("a;b 4611686018427387904\na;c 4611686018427387904\n",
+	    ".folded", "", ":2: 64-bit overflow summing 'samples' at cost "
+	    "centre 'c'");
+	SAME_ERROR("a -9223372036854775808\nb -1\n", ".folded", "",
+	    ":2: 64-bit overflow summing 'samples' at cost centre 'b'");
+	/*
+	 * A metric that is not shown overflows: the tree cannot hold it,
+	 * the stream does not sum it (ccs-hot(1)); its answer is the
+	 * tree's of the metric shown.
+	 */
+	{
+		static const char two[] = "{\"format\":\"ccstools-profile\","
+		    "\"version\":1,\"metadata\":{},\"metrics\":[{\"name\":"
+		    "\"ticks\",\"unit\":\"ticks\",\"kind\":\"cost\"},"
+		    "{\"name\":\"alloc\",\"unit\":\"bytes\",\"kind\":"
+		    "\"cost\"}],\"modules\":[\"M\"],\"cost_centres\":["
+		    "{\"label\":\"a\",\"module\":0,\"src\":\"\",\"id\":1}],"
+		    "\"nodes\":[[0,2,0,0],[0,0,1,9223372036854775807],"
+		    "[0,0,1,1]]}";
+		char *d;
+
+		p = write_temp(two, sizeof(two) - 1, ".json");
+		d = write_temp("", 0, ".dump");
+		run(&a, "ccs-convert -t dump -o %s %s", d, p);
+		cr_assert_neq(a.status, 0, "the tree refuses it");
+		cr_expect(strstr(a.err, "64-bit overflow summing 'alloc' at "
+		    "cost centre 'M.a'") != NULL, "%s", a.err);
+		run_free(&a);
+		run(&a, "ccs-hot --tsv %s", p);
+		cr_expect_eq(a.status, 0, "%s", a.err);
+		cr_expect_str_eq(a.out, "stack\ta;a\t1\narm\ta\t2\n"
+		    "arm\ta\t1\n");
+		run_free(&a);
+		temp_free(d);
+		temp_free(p);
+	}
+	/* A dump, in bulk. */
+	for (i = 0; i < 2; i++) {
+		p = dump_of_two(v[i]);
+		run(&a, "ccs-hot %s", p);
+		run(&b, "ccs-hot " TREE " %s", p);
+		run(&c, "cat %s | ccs-hot", p);
+		cr_expect_eq(a.status, 1);
+		cr_expect_eq(c.status, 1);
+		cr_expect_str_eq(a.err, b.err);
+		cr_expect(strstr(a.err, ": byte ") != NULL &&
+		    strstr(a.err, "64-bit overflow summing 'ticks' at cost "
+		    "centre 'M.f2'") != NULL, "%s", a.err);
+		cr_expect(strncmp(c.err, "ccs-hot: <stdin>: byte ", 23) == 0,
+		    "%s", c.err);
+		run_free(&a);
+		run_free(&b);
+		run_free(&c);
+		temp_free(p);
+	}
+}
+
+/*
+ * Memory that does not grow with the profile: a dump from a pipe and
+ * folded stacks in tree order from a file, whose trees take several
+ * times more.  Not under the sanitizers, whose memory is their own.
+ */
+Test(ccs_hot_stream, memory_does_not_grow)
+{
+	struct run r;
+	char *t;
+	long kb;
+
+	if (getenv("ASAN_OPTIONS") != NULL ||
+	    access("/usr/bin/time", X_OK) != 0)
+		cr_skip_test("no /usr/bin/time, or under a sanitizer");
+	run_ok(&r, "ccs-gen -q -t dump -n 1000000 --seed 2 | "
+	    "/usr/bin/time -f %%M ccs-hot -n 5 2>&1 >/dev/null");
+	kb = atol(r.out);
+	cr_expect(kb > 0 && kb < 20000, "dump from a pipe: %ld KB", kb);
+	run_free(&r);
+	t = temp_of("awk 'BEGIN { for (i = 0; i < 100; i++) "
+	    "for (j = 0; j < 100; j++) for (k = 0; k < 50; k++) "
+	    "print \"r;a\" i \";b\" j \";c\" k, (i * j + k) % 97 + 1 }'",
+	    ".folded");
+	run_ok(&r, "/usr/bin/time -f %%M ccs-hot -n 5 %s 2>&1 >/dev/null",
+	    t);
+	kb = atol(r.out);
+	cr_expect(kb > 0 && kb < 20000, "folded: %ld KB", kb);
+	run_free(&r);
+	temp_free(t);
+}
