@@ -98,6 +98,7 @@ static void	 w_bytes(struct wr *, const void *, size_t);
 static void	 w_varint(struct wr *, uint64_t);
 static void	 w_svarint(struct wr *, int64_t);
 static void	 w_string(struct wr *, const char *);
+static int	 w_tree(struct wr *, const struct pdb *, uint64_t *);
 
 const struct pdb_format pdb_fmt_ccsdump = {
 	.abi = PDB_FORMAT_ABI,
@@ -831,18 +832,65 @@ w_string(struct wr *w, const char *s)
 	w_bytes(w, s, n);
 }
 
+static unsigned char *
+put_varint(unsigned char *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+/*
+ * The tree, a batch of rows at a time (pdb_rows_next()), each node
+ * straight into the buffer, which is made to have room for the node's
+ * varints first.  Fails only for memory.
+ */
+static int
+w_tree(struct wr *w, const struct pdb *db, uint64_t *nodes)
+{
+	struct pdb_rows *r;
+	unsigned nm = pdb_metric_count(db), m;
+	size_t room = 10 * ((size_t)nm + 2), i;
+	const int64_t *v;
+	unsigned char *p;
+
+	if (room > sizeof(w->buf) || (r = malloc(sizeof(*r))) == NULL)
+		return PDB_ENOMEM;
+	if (pdb_rows_init(db, r) != PDB_OK) {
+		free(r);
+		return PDB_ENOMEM;
+	}
+	while (pdb_rows_next(db, r) > 0)
+		for (i = 0, v = r->values; i < r->n; i++, v += nm) {
+			if (sizeof(w->buf) - w->len < room)
+				w_flush(w);
+			p = put_varint(w->buf + w->len, r->cc[i]);
+			for (m = 0; m < nm; m++)
+				p = put_varint(p, ((uint64_t)v[m] << 1) ^
+				    (v[m] < 0 ? UINT64_MAX : 0));
+			p = put_varint(p, r->nkids[i]);
+			w->len = (size_t)(p - w->buf);
+			++*nodes;
+		}
+	pdb_rows_free(r);
+	free(r);
+	return PDB_OK;
+}
+
 static int
 dump_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 {
 	const struct pdb_metric *mt;
-	const int64_t *vals;
 	const char *k, *v;
 	struct pdb_cc cc;
 	struct wr *w;
 	unsigned char crc[4];
 	unsigned nmetrics, m;
 	uint64_t nodes = 0;
-	uint32_t i, n, node;
+	uint32_t i, n;
 	size_t j;
 	int err;
 
@@ -890,14 +938,9 @@ dump_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 	}
 
 	w_varint(w, pdb_node_count(db) > 0 ? 1 : 0);
-	for (node = pdb_walk_first(db, NULL); node != PDB_NONE;
-	    node = pdb_walk_next(db, node, NULL)) {
-		w_varint(w, pdb_node_cc(db, node));
-		vals = pdb_node_values(db, node);
-		for (m = 0; m < nmetrics; m++)
-			w_svarint(w, vals[m]);
-		w_varint(w, pdb_node_child_count(db, node));
-		nodes++;
+	if (w_tree(w, db, &nodes) != PDB_OK) {
+		free(w);
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	}
 
 	w_varint(w, nodes);

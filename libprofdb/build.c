@@ -16,7 +16,9 @@
  * centres pushed to make it (compression moves one, never drops one),
  * so counting the cost centres entered on the current path (above the
  * root, which Push never compresses) tells when cc cannot be on the
- * stack; then Push is just the child, found or made.
+ * stack; then Push is just the child, found or made.  And when cc is on
+ * the stack, no child of it has cc (the child's stack would have it
+ * twice), so Push goes straight to its walk (pdbi_push_moved()).
  *
  * With a selection (pdb_builder_select()), events in PDB_BUILD_RAW mode
  * are a tree in pre-order, so they are projected as they come, the way
@@ -192,13 +194,14 @@ enter(struct pdb_builder *b, uint32_t cc, const int64_t *values)
 		} else if (!on_path(b, cc))
 			rc = pdb_child_get(db, b->path[b->depth - 1], cc, &n);
 		else
-			rc = pdb_push(db, b->path[b->depth - 1], cc, &n);
+			rc = pdbi_push_moved(db, b->path[b->depth - 1], cc, &n);
 		counted = sel ? cc : PDB_NONE;
 	} else if (b->mode == PDB_BUILD_MERGE)
 		rc = pdb_child_get(db, b->path[b->depth - 1], cc, &n);
 	else {
-		rc = on_path(b, cc) ? pdb_push(db, b->path[b->depth - 1], cc,
-		    &n) : pdb_child_get(db, b->path[b->depth - 1], cc, &n);
+		rc = on_path(b, cc) ? pdbi_push_moved(db, b->path[b->depth -
+		    1], cc, &n) : pdb_child_get(db, b->path[b->depth - 1], cc,
+		    &n);
 		counted = cc;
 	}
 	if (rc != PDB_OK)

@@ -53,6 +53,7 @@ pdb_free(struct pdb *db)
 	for (i = 0; i < db->nmetrics; i++)
 		free(db->cols[i].v);
 	free(db->cols);
+	pdbi_side_free(&db->side);
 	free(db->scratch);
 	pdbi_index_free(db);
 	free(db->namebuf);

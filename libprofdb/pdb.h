@@ -198,9 +198,9 @@ int		 pdb_node_append(struct pdb *, uint32_t parent, uint32_t cc,
  * Push (Morgan & Jarvis 2.4.2): the stack of pushing cc onto stack s.  If
  * cc is already on s, its earlier occurrence is removed (compressed
  * stacks); intermediate stacks are found or made as needed, and the
- * result is memoised in s's index table.  The root is the fixed bottom of
- * every stack and is never removed: pushing the root's own cost centre
- * again makes a node for it above the root.
+ * result is remembered in a cache of the last few.  The root is the
+ * fixed bottom of every stack and is never removed: pushing the root's
+ * own cost centre again makes a node for it above the root.
  */
 int		 pdb_push(struct pdb *, uint32_t s, uint32_t cc, uint32_t *out);
 /* The child of parent with cost centre cc, made if missing (Push without
@@ -219,6 +219,30 @@ int		 pdb_node_add_values(struct pdb *, uint32_t node,
  */
 uint32_t	 pdb_walk_first(const struct pdb *, uint32_t *depth);
 uint32_t	 pdb_walk_next(const struct pdb *, uint32_t node, uint32_t *depth);
+
+/*
+ * Pre-order in batches, for writers: the nodes pdb_walk_first() and
+ * pdb_walk_next() give, with what pdb_node_cc(), pdb_node_values() and
+ * pdb_node_child_count() give, up to PDB_ROWS_MAX nodes a call, read
+ * without a call a node or a value.  pdb_rows_init() starts the walk
+ * (PDB_ENOMEM is its only error), each pdb_rows_next() fills the rows
+ * and returns their number, 0 at the end, and pdb_rows_free() frees
+ * values.  The tree must not change meanwhile.
+ */
+#define PDB_ROWS_MAX	256
+
+struct pdb_rows {
+	size_t		 n;			/* rows filled */
+	uint32_t	 node[PDB_ROWS_MAX];
+	uint32_t	 cc[PDB_ROWS_MAX];
+	uint32_t	 nkids[PDB_ROWS_MAX];	/* children */
+	int64_t		*values;		/* row i's at i * nmetrics */
+	uint32_t	 next;			/* the walk: next node */
+};
+
+int		 pdb_rows_init(const struct pdb *, struct pdb_rows *);
+size_t		 pdb_rows_next(const struct pdb *, struct pdb_rows *);
+void		 pdb_rows_free(struct pdb_rows *);
 
 /* Inclusive values of every node (node * nmetrics + metric), computed in
  * one pass.  Returns a malloc'd array the caller frees, or NULL. */

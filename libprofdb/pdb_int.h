@@ -11,16 +11,21 @@
  * is the stack's child list, read by a short scan while the stack has at
  * most PDBI_SCAN children; the children of a stack with more (a wide
  * stack, marked in the bitmap wide) are also in kids, one open-addressing
- * table for the whole profile of bare node numbers: a child's key is its
- * own (parent, cc), so four bytes a slot do.  Most stacks have a few
- * children, so the table stays small, and a scan reads nodes made
+ * table for the whole profile of node numbers: a child's key is its own
+ * (parent, cc), and a slot has 32 more bits of the key's hash, so that
+ * a probe compares a node only when they match (most lookups find
+ * nothing, and each node compared was a cache miss).  Most stacks have
+ * a few children, so the table stays small, and a scan reads nodes made
  * recently, which are in the cache, where a table probe would miss it
- * once for the slot and once more for each node it compares.  The
- * memoised results of compressing pushes, which are not children of the
- * stack pushed onto (the paper's case 3: "C5 => B6" although B6's back
- * pointer is C4), are few and live in memo with explicit keys.  All of
- * this is an index: dropping it (pdbi_index_free()) loses nothing but
- * time.
+ * once for the slot and once more for the node it finds.  The
+ * results of compressing pushes, which are not children of the stack
+ * pushed onto (the paper's case 3: "C5 => B6" although B6's back pointer
+ * is C4), are remembered in memo, a small direct-mapped cache with
+ * explicit keys: few are ever asked for again (8 to 28% of them when
+ * projecting the generated profiles), and a table of them all cost more
+ * time, in cache misses, than walking the stack again, and 2 to 4 bytes
+ * a node.  All of this is an index: dropping it (pdbi_index_free())
+ * loses nothing but time.
  *
  * Tree walks use the child lists, never the index.  A node is 16 bytes:
  * it keeps its last child, and the children form a circular list through
@@ -31,11 +36,20 @@
  * numbers.
  *
  * How values are stored.  The values of metric m are a column, one
- * element a node, of the narrowest type (enum pdbi_type) that holds every
- * value the column has held: a column starts with no storage (all zero)
- * and is widened in place, at most five times, when a value does not
- * fit.  Profiles are mostly small counts, so the values of a pgcl
- * profile's six metrics take about 20 bytes a node instead of 48.
+ * element a node, of a narrow type (enum pdbi_type): a column starts
+ * with no storage (all zero) and is widened in place, at most six times,
+ * when a value does not fit.  Profiles are mostly small counts, so the
+ * values of a pgcl profile's six metrics take about 20 bytes a node
+ * instead of 48.  But a few values may not fit where nearly all do:
+ * the sums of a projection push a handful of the words of a pgcl
+ * profile past 32 bits, which would double the column for every node.
+ * So each narrow type keeps its largest value as an escape: an element
+ * holding it says the value is in side, one table for the whole profile
+ * keyed by (metric, node).  A value that does not fit escapes while its
+ * column has fewer than 1/64 of the nodes in side (a slot costs some 24
+ * bytes), and the column widens otherwise, taking its escaped values
+ * back.  Renumbering the nodes (pdbi_preorder(), pruning) widens the
+ * columns with escapes first: nothing else needs to know.
  */
 #ifndef PDB_INT_H
 #define PDB_INT_H
@@ -70,11 +84,24 @@ struct pdbi_col {
 	unsigned char	*v;		/* capvals elements */
 	enum pdbi_type	 type;
 	unsigned	 size;		/* bytes an element */
-	int64_t		 lo, hi;	/* the values the type holds */
+	int64_t		 lo, hi;	/* the values an element holds */
+	int64_t		 esc;		/* the element of a value in side */
+	size_t		 nside;		/* the column's values in side */
 };
 
 /* A stack with more children than this has them in the kids table. */
 #define PDBI_SCAN	8
+
+/* A child of a wide stack, and more bits of its key's hash (push.c). */
+struct pdbi_kid {
+	uint32_t	 node;		/* PDB_NONE: empty */
+	uint32_t	 tag;
+};
+
+/* A compressing push remembered: cc pushed onto s gave t (push.c). */
+struct pdbi_memo {
+	uint32_t	 s, cc, t;
+};
 
 struct pdbi_ccrec {
 	char		*label;
@@ -89,10 +116,10 @@ struct pdbi_meta {
 	char		*value;
 };
 
-/* Open-addressing map from a 64-bit key to a 32-bit value. */
-struct pdbi_map {
-	uint64_t	*keys;
-	uint32_t	*vals;
+/* The values that escaped their columns: (metric, node) -> value. */
+struct pdbi_side {
+	uint64_t	*keys;		/* UINT64_MAX: empty */
+	int64_t		*vals;
 	size_t		 cap;		/* power of two, or 0 */
 	size_t		 count;
 };
@@ -128,12 +155,15 @@ struct pdb {
 	size_t		 capcols;
 	size_t		 capvals;	/* elements every column has room for */
 	int64_t		*scratch;	/* nmetrics values, for pdb_node_values() */
+	struct pdbi_side side;		/* values escaped from their columns */
 
-	uint32_t	*kids;		/* children of wide stacks by (parent, cc) */
+	struct pdbi_kid	*kids;		/* children of wide stacks by (parent, cc) */
 	size_t		 kidcap, nkids;	/* slots (PDB_NONE empty), entries */
 	uint64_t	*wide;		/* bit n: node n is a wide stack */
 	size_t		 nwide;		/* words in wide */
-	struct pdbi_map	 memo;		/* compressing pushes: (stack, cc) -> stack */
+	struct pdbi_memo *memo;		/* compressing pushes, or NULL */
+	uint32_t	*pushpath;	/* push.c's scratch: cost centres */
+	size_t		 pushcap;
 
 	char		*namebuf;	/* for pdb_cc_fullname() */
 	size_t		 namecap;
@@ -156,10 +186,6 @@ pdbi_grow(void *p, size_t *cap, size_t need, size_t sz)
 char		*pdbi_strdup(const char *);
 
 uint64_t	 pdbi_hash_bytes(const void *, size_t, uint64_t seed);
-
-int		 pdbi_map_get(const struct pdbi_map *, uint64_t key, uint32_t *val);
-int		 pdbi_map_put(struct pdbi_map *, uint64_t key, uint32_t val);
-void		 pdbi_map_free(struct pdbi_map *);
 
 /* Append a node with values vals (NULL: zero), without touching the
  * index. */
@@ -209,6 +235,13 @@ pdbi_is_wide(const struct pdb *db, uint32_t s)
 	return (size_t)s / 64 < db->nwide && (db->wide[s / 64] >> (s % 64) & 1);
 }
 void		 pdbi_index_free(struct pdb *);
+/*
+ * Push cc onto s of a compressed tree, where cc is known to be on s
+ * above the root: no child of s can have it (case 1), so this goes
+ * straight to the walk.  As pdb_push() otherwise.
+ */
+int		 pdbi_push_moved(struct pdb *, uint32_t s, uint32_t cc,
+		    uint32_t *out);
 
 /*
  * Values (values.c).  pdbi_value() reads one; pdbi_value_set() stores
@@ -275,10 +308,17 @@ pdbi_elem_put(unsigned char *p, unsigned size, size_t n, int64_t v)
 	}
 }
 
+/* The value of an escaped element (values.c). */
+int64_t		 pdbi_side_get(const struct pdb *, uint32_t n, unsigned m)
+		    __attribute__((pure));
+
 static inline int64_t
 pdbi_value(const struct pdb *db, uint32_t n, unsigned m)
 {
-	return pdbi_elem_get(db->cols[m].v, db->cols[m].type, n);
+	const struct pdbi_col *c = &db->cols[m];
+	int64_t v = pdbi_elem_get(c->v, c->type, n);
+
+	return ((c->nside != 0) & (v == c->esc)) ? pdbi_side_get(db, n, m) : v;
 }
 
 static inline int
@@ -289,9 +329,11 @@ pdbi_fits(const struct pdbi_col *c, int64_t v)
 }
 
 /*
- * An empty column; widening column m to hold v too; the type it would
- * take to hold lo and hi too, and the bytes of an element of a type;
- * and setting its type, whose elements the caller has put in place.
+ * An empty column; widening column m to hold v and its escaped values
+ * in place; the type it would take to hold lo and hi too, and the bytes
+ * of an element of a type; and setting its type, whose elements the
+ * caller has put in place (the column has no escapes).  Widening fails
+ * only for memory, leaving the column as it was.
  */
 void		 pdbi_col_init(struct pdbi_col *);
 int		 pdbi_col_widen(struct pdb *, unsigned m, int64_t v);
@@ -299,17 +341,14 @@ enum pdbi_type	 pdbi_col_type_for(const struct pdbi_col *, int64_t lo,
 		    int64_t hi);
 unsigned	 pdbi_type_size(enum pdbi_type);
 void		 pdbi_col_set_type(struct pdbi_col *, enum pdbi_type);
+/* Widen every column with escapes, so that side is empty. */
+int		 pdbi_cols_unescape(struct pdb *);
+/* Copy src's side table into dst's, empty.  Fails only for memory. */
+int		 pdbi_side_copy(struct pdb *dst, const struct pdb *src);
+void		 pdbi_side_free(struct pdbi_side *);
 
-static inline int
-pdbi_value_set(struct pdb *db, uint32_t n, unsigned m, int64_t v)
-{
-	struct pdbi_col *c = &db->cols[m];
-
-	if (!pdbi_fits(c, v) && pdbi_col_widen(db, m, v) != PDB_OK)
-		return PDB_ENOMEM;
-	pdbi_elem_put(c->v, c->size, n, v);
-	return PDB_OK;
-}
+/* Set one value.  Fails only for memory, leaving it as it was. */
+int		 pdbi_value_set(struct pdb *, uint32_t n, unsigned m, int64_t v);
 /* Make room for need nodes in every column.  Returns PDB_ENOMEM or 0. */
 int		 pdbi_cols_reserve_slow(struct pdb *, size_t need);
 

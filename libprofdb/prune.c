@@ -28,7 +28,9 @@
  * nodes kept mostly a small part of the tree, whose wider column then
  * fits where the narrow one was: such a column is folded and compacted
  * at once, the sums kept in the scratch meanwhile, without widening all
- * of it (4 bytes a node more, for the words of a pgcl profile).
+ * of it (4 bytes a node more, for the words of a pgcl profile).  The
+ * values that escaped their columns (pdb_int.h) come back into them
+ * first: the passes read elements as values.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -372,6 +374,9 @@ pdb_prune(struct pdb *db, const struct pdb_threshold *th, size_t nth,
 				excl[cc] = (unsigned char)pdb_cc_glob(db, cc,
 				    exclude[i]);
 	}
+	/* The passes read the columns' elements as values. */
+	if (pdbi_cols_unescape(db) != PDB_OK)
+		goto out;
 	if (!preordered(db)) {
 		pdbi_relink(db);
 		if (pdbi_preorder(db, &maxdepth) != PDB_OK)

@@ -11,13 +11,17 @@
  *  3. not found: make a new stack cc above s (case 2);
  *  4. found at stack p: from p's parent, replay the remembered cost
  *     centres, finding or making each intermediate stack, then push cc on
- *     top (case 3, all three subcases), and memoise the result in s's
- *     index table.
+ *     top (case 3, all three subcases), and memoise the result: in a
+ *     cache of the last few (pdb_int.h), which spares a stack pushed
+ *     onto many times over, as under a wide stack de-selected, the walk
+ *     each time.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pdb_int.h"
+
+#define MEMO_BITS	12	/* 4096 entries, 48 KB */
 
 static uint64_t
 index_key(uint32_t stack, uint32_t cc)
@@ -25,55 +29,79 @@ index_key(uint32_t stack, uint32_t cc)
 	return (uint64_t)stack << 32 | cc;
 }
 
-static size_t
-kid_slot(uint32_t parent, uint32_t cc, size_t cap)
+static uint64_t
+kid_hash(uint32_t parent, uint32_t cc)
 {
 	uint64_t h = index_key(parent, cc);
 
 	h ^= h >> 31;
 	h *= 0x9e3779b97f4a7c15ULL;
 	h ^= h >> 29;
-	return (size_t)h & (cap - 1);
+	return h;
+}
+
+/* The slot from the low bits of the hash, the tag from the high ones. */
+static size_t
+kid_slot(uint32_t parent, uint32_t cc, size_t cap)
+{
+	return (size_t)kid_hash(parent, cc) & (cap - 1);
+}
+
+static uint32_t
+kid_tag(uint64_t h)
+{
+	return (uint32_t)(h >> 32);
+}
+
+/* The slot of the child of s with cost centre cc, or of the empty slot
+ * where it would go. */
+static size_t
+kid_where(const struct pdb *db, uint32_t s, uint32_t cc)
+{
+	uint64_t h = kid_hash(s, cc);
+	uint32_t tag = kid_tag(h), n;
+	size_t i, mask = db->kidcap - 1;
+
+	for (i = (size_t)h & mask; (n = db->kids[i].node) != PDB_NONE;
+	    i = (i + 1) & mask)
+		if (db->kids[i].tag == tag && db->nodes[n].parent == s &&
+		    db->nodes[n].cc == cc)
+			break;
+	return i;
 }
 
 /* The child of wide stack s with cost centre cc, or PDB_NONE. */
 static uint32_t
 kid_find(const struct pdb *db, uint32_t s, uint32_t cc)
 {
-	size_t i, mask = db->kidcap - 1;
-	uint32_t n;
-
-	for (i = kid_slot(s, cc, db->kidcap);
-	    (n = db->kids[i]) != PDB_NONE; i = (i + 1) & mask)
-		if (db->nodes[n].parent == s && db->nodes[n].cc == cc)
-			return n;
-	return PDB_NONE;
+	return db->kids[kid_where(db, s, cc)].node;
 }
 
 /* Make room in kids for more entries. */
 static int
 kid_reserve(struct pdb *db, size_t more)
 {
-	uint32_t *t, k;
+	struct pdbi_kid *t;
+	uint32_t k;
 	size_t i, j, cap;
 
 	if ((db->nkids + more) * 4 <= db->kidcap * 3)
 		return PDB_OK;
 	for (cap = db->kidcap ? db->kidcap * 2 : 1024;
 	    (db->nkids + more) * 4 > cap * 3; cap *= 2)
-		if (cap > SIZE_MAX / 8)
+		if (cap > SIZE_MAX / 16)
 			return PDB_ENOMEM;
 	if ((t = pdbi_malloc(cap * sizeof(*t))) == NULL)
 		return PDB_ENOMEM;
 	for (i = 0; i < cap; i++)
-		t[i] = PDB_NONE;
+		t[i].node = PDB_NONE;
 	for (i = 0; i < db->kidcap; i++) {
-		if ((k = db->kids[i]) == PDB_NONE)
+		if ((k = db->kids[i].node) == PDB_NONE)
 			continue;
 		for (j = kid_slot(db->nodes[k].parent, db->nodes[k].cc, cap);
-		    t[j] != PDB_NONE; j = (j + 1) & (cap - 1))
+		    t[j].node != PDB_NONE; j = (j + 1) & (cap - 1))
 			;
-		t[j] = k;
+		t[j] = db->kids[i];
 	}
 	free(db->kids);
 	db->kids = t;
@@ -86,17 +114,13 @@ kid_reserve(struct pdb *db, size_t more)
 static void
 kid_put(struct pdb *db, uint32_t n)
 {
-	uint32_t k, p = db->nodes[n].parent, cc = db->nodes[n].cc;
-	size_t i, mask = db->kidcap - 1;
+	uint32_t p = db->nodes[n].parent, cc = db->nodes[n].cc;
+	size_t i = kid_where(db, p, cc);
 
-	for (i = kid_slot(p, cc, db->kidcap); (k = db->kids[i]) != PDB_NONE;
-	    i = (i + 1) & mask)
-		if (db->nodes[k].parent == p && db->nodes[k].cc == cc) {
-			db->kids[i] = n;
-			return;
-		}
-	db->kids[i] = n;
-	db->nkids++;
+	if (db->kids[i].node == PDB_NONE)
+		db->nkids++;
+	db->kids[i].node = n;
+	db->kids[i].tag = kid_tag(kid_hash(p, cc));
 }
 
 /* Make s wide: its nkids children go into kids. */
@@ -191,51 +215,80 @@ pdbi_index_free(struct pdb *db)
 {
 	free(db->kids);
 	free(db->wide);
+	free(db->memo);
+	free(db->pushpath);
 	db->kids = NULL;
 	db->wide = NULL;
-	db->kidcap = db->nkids = db->nwide = 0;
-	pdbi_map_free(&db->memo);
+	db->memo = NULL;
+	db->pushpath = NULL;
+	db->kidcap = db->nkids = db->nwide = db->pushcap = 0;
+}
+
+static struct pdbi_memo *
+memo_slot(const struct pdb *db, uint32_t s, uint32_t cc)
+{
+	return &db->memo[kid_slot(s, cc, (size_t)1 << MEMO_BITS)];
+}
+
+/* Cases 2 and 3 of pdb_push(): cc is no child of s. */
+int
+pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
+{
+	struct pdbi_memo *e;
+	uint32_t n, t;
+	size_t npath = 0, i;
+	int rc;
+
+	if (db->memo != NULL) {
+		e = memo_slot(db, s, cc);
+		if (e->s == s && e->cc == cc) {
+			*out = e->t;
+			return PDB_OK;
+		}
+	}
+	/* Walk back to find an earlier occurrence; the root is fixed. */
+	for (n = s; n != 0 && db->nodes[n].cc != cc; n = db->nodes[n].parent) {
+		if (pdbi_grow(&db->pushpath, &db->pushcap, npath + 1,
+		    sizeof(*db->pushpath)) != PDB_OK)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		db->pushpath[npath++] = db->nodes[n].cc;
+	}
+	/* Case 2: cc is not on s. */
+	if (n == 0)
+		return child_of(db, s, cc, out);
+	/* Case 3: drop the occurrence at n and rebuild above its parent. */
+	t = db->nodes[n].parent;
+	rc = PDB_OK;
+	while (npath > 0 && rc == PDB_OK)
+		rc = child_of(db, t, db->pushpath[--npath], &t);
+	if (rc == PDB_OK)
+		rc = child_of(db, t, cc, &t);
+	if (rc != PDB_OK)
+		return rc;
+	*out = t;
+	/* A cache: without memory, nothing is remembered. */
+	if (db->memo == NULL &&
+	    (db->memo = pdbi_malloc(sizeof(*db->memo) << MEMO_BITS)) != NULL)
+		for (i = 0; i < (size_t)1 << MEMO_BITS; i++)
+			db->memo[i].s = PDB_NONE;
+	if (db->memo != NULL) {
+		e = memo_slot(db, s, cc);
+		e->s = s;
+		e->cc = cc;
+		e->t = t;
+	}
+	return PDB_OK;
 }
 
 int
 pdb_push(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 {
-	uint32_t *path = NULL, n, t;
-	size_t npath = 0, cap = 0;
 	int rc;
 
 	if (s >= db->nnodes || cc >= db->nccs)
 		return pdb_seterr(db, PDB_EINVAL, "pdb_push: bad argument");
 	/* Case 1: pushed before. */
-	if ((rc = find_child(db, s, cc, out)) != PDB_OK)
+	if ((rc = find_child(db, s, cc, out)) != PDB_OK || *out != PDB_NONE)
 		return rc;
-	if (*out != PDB_NONE || pdbi_map_get(&db->memo, index_key(s, cc), out))
-		return PDB_OK;
-	/* Walk back to find an earlier occurrence; the root is fixed. */
-	for (n = s; n != 0 && db->nodes[n].cc != cc; n = db->nodes[n].parent) {
-		if (pdbi_grow(&path, &cap, npath + 1, sizeof(*path)) != PDB_OK) {
-			free(path);
-			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		}
-		path[npath++] = db->nodes[n].cc;
-	}
-	if (n == 0) {
-		/* Case 2: cc is not on s. */
-		free(path);
-		return child_of(db, s, cc, out);
-	}
-	/* Case 3: drop the occurrence at n and rebuild above its parent. */
-	t = db->nodes[n].parent;
-	rc = PDB_OK;
-	while (npath > 0 && rc == PDB_OK)
-		rc = child_of(db, t, path[--npath], &t);
-	free(path);
-	if (rc == PDB_OK)
-		rc = child_of(db, t, cc, &t);
-	if (rc != PDB_OK)
-		return rc;
-	if (pdbi_map_put(&db->memo, index_key(s, cc), t))
-		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	*out = t;
-	return PDB_OK;
+	return pdbi_push_moved(db, s, cc, out);
 }

@@ -82,7 +82,8 @@ permute(struct pdb *db, const uint32_t *to, uint64_t *done, int64_t *vals,
 			continue;
 		carry = db->nodes[i];
 		for (m = 0; m < nm; m++)
-			vals[m] = pdbi_value(db, i, m);
+			vals[m] = pdbi_elem_get(db->cols[m].v, db->cols[m].type,
+			    i);
 		for (j = to[i];; j = to[j]) {
 			done[j / 64] |= (uint64_t)1 << (j % 64);
 			if (j == i)
@@ -91,7 +92,8 @@ permute(struct pdb *db, const uint32_t *to, uint64_t *done, int64_t *vals,
 			db->nodes[j] = carry;
 			carry = t;
 			for (m = 0; m < nm; m++) {
-				tmp[m] = pdbi_value(db, j, m);
+				tmp[m] = pdbi_elem_get(db->cols[m].v,
+				    db->cols[m].type, j);
 				pdbi_elem_put(db->cols[m].v, db->cols[m].size, j,
 				    vals[m]);
 				vals[m] = tmp[m];
@@ -114,6 +116,9 @@ pdbi_preorder(struct pdb *db, uint32_t *maxdepth)
 	int rc = PDB_OK, ordered = 1;
 
 	*maxdepth = 0;
+	/* The escapes are keyed by node number (pdb_int.h). */
+	if (pdbi_cols_unescape(db) != PDB_OK)
+		return PDB_ENOMEM;
 	for (n = pdb_walk_first(db, &d); n != PDB_NONE;
 	    n = pdb_walk_next(db, n, &d)) {
 		ordered &= n == k++;
@@ -150,7 +155,7 @@ pdbi_tree_copy(struct pdb *dst, const struct pdb *src)
 	void *p;
 
 	if (pdbi_grow(&dst->nodes, &dst->capnodes, nn, sizeof(*dst->nodes)) ||
-	    pdbi_cols_reserve(dst, nn))
+	    pdbi_cols_reserve(dst, nn) || pdbi_side_copy(dst, src))
 		return pdb_seterr(dst, PDB_ENOMEM, "out of memory");
 	for (m = 0; m < src->nmetrics; m++) {
 		if ((size = src->cols[m].size) == 0)
@@ -163,6 +168,8 @@ pdbi_tree_copy(struct pdb *dst, const struct pdb *src)
 		dst->cols[m].size = src->cols[m].size;
 		dst->cols[m].lo = src->cols[m].lo;
 		dst->cols[m].hi = src->cols[m].hi;
+		dst->cols[m].esc = src->cols[m].esc;
+		dst->cols[m].nside = src->cols[m].nside;
 		memcpy(p, src->cols[m].v, nn * size);
 	}
 	if (nn > 0)
@@ -189,6 +196,9 @@ pdbi_tree_swap(struct pdb *a, struct pdb *b)
 	SWAP(wide);
 	SWAP(nwide);
 	SWAP(memo);
+	SWAP(pushpath);
+	SWAP(pushcap);
+	SWAP(side);
 #undef SWAP
 }
 

@@ -10,33 +10,182 @@
 
 #include "pdb_int.h"
 
-/* In the order of enum pdbi_type: a column only ever moves down it. */
+/*
+ * In the order of enum pdbi_type: a column only ever moves down it.  A
+ * narrow type's largest value is its escape (pdb_int.h).
+ */
 static const struct {
-	int64_t		 lo, hi;	/* the values the type holds */
+	int64_t		 lo, hi;	/* the values an element holds */
+	int64_t		 esc;
 	unsigned	 size;		/* bytes an element */
 } pdbi_types[] = {
-	{ 0, 0, 0 },
-	{ 0, UINT8_MAX, 1 },
-	{ INT8_MIN, INT8_MAX, 1 },
-	{ 0, UINT16_MAX, 2 },
-	{ INT16_MIN, INT16_MAX, 2 },
-	{ 0, UINT32_MAX, 4 },
-	{ INT32_MIN, INT32_MAX, 4 },
-	{ INT64_MIN, INT64_MAX, 8 },
+	{ 0, 0, 0, 0 },
+	{ 0, UINT8_MAX - 1, UINT8_MAX, 1 },
+	{ INT8_MIN, INT8_MAX - 1, INT8_MAX, 1 },
+	{ 0, UINT16_MAX - 1, UINT16_MAX, 2 },
+	{ INT16_MIN, INT16_MAX - 1, INT16_MAX, 2 },
+	{ 0, UINT32_MAX - 1, UINT32_MAX, 4 },
+	{ INT32_MIN, INT32_MAX - 1, INT32_MAX, 4 },
+	{ INT64_MIN, INT64_MAX, 0, 8 },
 };
 
+#define SIDE_EMPTY	UINT64_MAX
+#define SIDE_SHARE	64	/* a column escapes at most 1/64 of the nodes */
+#define SIDE_MIN	16	/* and 16 more, for small trees */
+
+/* ---- the side table: (metric, node) -> value, linear probing ---- */
+
+static uint64_t
+side_key(uint32_t n, unsigned m)
+{
+	return (uint64_t)m << 32 | n;
+}
+
+static size_t
+side_home(uint64_t key, size_t cap)
+{
+	key ^= key >> 31;
+	key *= 0x9e3779b97f4a7c15ULL;
+	key ^= key >> 29;
+	return (size_t)key & (cap - 1);
+}
+
+/* The slot of key, or of the empty slot where it would go. */
+static size_t
+side_find(const struct pdbi_side *t, uint64_t key)
+{
+	size_t i;
+
+	for (i = side_home(key, t->cap); t->keys[i] != SIDE_EMPTY &&
+	    t->keys[i] != key; i = (i + 1) & (t->cap - 1))
+		;
+	return i;
+}
+
+int64_t
+pdbi_side_get(const struct pdb *db, uint32_t n, unsigned m)
+{
+	const struct pdbi_side *t = &db->side;
+
+	return t->vals[side_find(t, side_key(n, m))];
+}
+
+/* Make room for more new keys.  Fails only for memory. */
+static int
+side_reserve(struct pdbi_side *t, size_t more)
+{
+	uint64_t *keys;
+	int64_t *vals;
+	size_t cap, i, j;
+
+	if ((t->count + more) * 4 <= t->cap * 3)
+		return PDB_OK;
+	for (cap = t->cap ? t->cap * 2 : 64; (t->count + more) * 4 > cap * 3;
+	    cap *= 2)
+		if (cap > SIZE_MAX / 32)
+			return PDB_ENOMEM;
+	if ((keys = pdbi_malloc(cap * sizeof(*keys))) == NULL)
+		return PDB_ENOMEM;
+	if ((vals = pdbi_malloc(cap * sizeof(*vals))) == NULL) {
+		free(keys);
+		return PDB_ENOMEM;
+	}
+	for (i = 0; i < cap; i++)
+		keys[i] = SIDE_EMPTY;
+	for (i = 0; i < t->cap; i++) {
+		if (t->keys[i] == SIDE_EMPTY)
+			continue;
+		for (j = side_home(t->keys[i], cap); keys[j] != SIDE_EMPTY;
+		    j = (j + 1) & (cap - 1))
+			;
+		keys[j] = t->keys[i];
+		vals[j] = t->vals[i];
+	}
+	free(t->keys);
+	free(t->vals);
+	t->keys = keys;
+	t->vals = vals;
+	t->cap = cap;
+	return PDB_OK;
+}
+
+/* Set key's value, adding the key where there is room. */
+static void
+side_set(struct pdbi_side *t, uint64_t key, int64_t v)
+{
+	size_t i = side_find(t, key);
+
+	if (t->keys[i] == SIDE_EMPTY) {
+		t->keys[i] = key;
+		t->count++;
+	}
+	t->vals[i] = v;
+}
+
 /*
- * Widen column m to the narrowest type holding both v and everything
- * its type holds now, converting the values in place from the last:
- * an element never lands on one not yet read.
+ * Take key's value out: the keys after it in its run move back where
+ * their probe would find them (deletion without tombstones).
  */
+static int64_t
+side_take(struct pdbi_side *t, uint64_t key)
+{
+	size_t i = side_find(t, key), j = i, h, mask = t->cap - 1;
+	int64_t v = t->vals[i];
+
+	for (;;) {
+		j = (j + 1) & mask;
+		if (t->keys[j] == SIDE_EMPTY)
+			break;
+		h = side_home(t->keys[j], t->cap);
+		/* Stays when its home lies cyclically in (i, j]. */
+		if (i <= j ? i < h && h <= j : i < h || h <= j)
+			continue;
+		t->keys[i] = t->keys[j];
+		t->vals[i] = t->vals[j];
+		i = j;
+	}
+	t->keys[i] = SIDE_EMPTY;
+	t->count--;
+	return v;
+}
+
+void
+pdbi_side_free(struct pdbi_side *t)
+{
+	free(t->keys);
+	free(t->vals);
+	t->keys = NULL;
+	t->vals = NULL;
+	t->cap = t->count = 0;
+}
+
+int
+pdbi_side_copy(struct pdb *dst, const struct pdb *src)
+{
+	struct pdbi_side *t = &dst->side;
+
+	if (src->side.count == 0)
+		return PDB_OK;
+	if ((t->keys = pdbi_malloc(src->side.cap * sizeof(*t->keys))) == NULL ||
+	    (t->vals = pdbi_malloc(src->side.cap * sizeof(*t->vals))) == NULL) {
+		pdbi_side_free(t);
+		return PDB_ENOMEM;
+	}
+	memcpy(t->keys, src->side.keys, src->side.cap * sizeof(*t->keys));
+	memcpy(t->vals, src->side.vals, src->side.cap * sizeof(*t->vals));
+	t->cap = src->side.cap;
+	t->count = src->side.count;
+	return PDB_OK;
+}
+
+/* ---- columns ---- */
+
 void
 pdbi_col_init(struct pdbi_col *c)
 {
 	c->v = NULL;
-	c->type = PDBI_ZERO;
-	c->size = 0;
-	c->lo = c->hi = 0;
+	c->nside = 0;
+	pdbi_col_set_type(c, PDBI_ZERO);
 }
 
 enum pdbi_type
@@ -64,16 +213,32 @@ pdbi_col_set_type(struct pdbi_col *c, enum pdbi_type t)
 	c->size = pdbi_types[t].size;
 	c->lo = pdbi_types[t].lo;
 	c->hi = pdbi_types[t].hi;
+	c->esc = pdbi_types[t].esc;
 }
 
+/*
+ * Widen column m to the narrowest type holding v, its escaped values
+ * and everything its type holds now, converting the values in place
+ * from the last: an element never lands on one not yet read.  The
+ * escaped values come back into the column.
+ */
 int
 pdbi_col_widen(struct pdb *db, unsigned m, int64_t v)
 {
 	struct pdbi_col *c = &db->cols[m];
-	enum pdbi_type t = pdbi_col_type_for(c, v, v);
+	enum pdbi_type t;
 	unsigned char *p;
-	size_t n, size;
+	int64_t lo = v, hi = v, x;
+	size_t n, size, i;
 
+	for (i = 0; c->nside > 0 && i < db->side.cap; i++)
+		if (db->side.keys[i] != SIDE_EMPTY &&
+		    db->side.keys[i] >> 32 == m) {
+			x = db->side.vals[i];
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
+		}
+	t = pdbi_col_type_for(c, lo, hi);
 	size = pdbi_types[t].size;
 	if (db->capvals > 0) {
 		if ((p = pdbi_realloc(c->v, db->capvals * size)) == NULL)
@@ -82,11 +247,29 @@ pdbi_col_widen(struct pdb *db, unsigned m, int64_t v)
 		if (c->type == PDBI_ZERO)
 			memset(p, 0, (size_t)db->nnodes * size);
 		else
-			for (n = db->nnodes; n-- > 0;)
-				pdbi_elem_put(p, size, n, pdbi_elem_get(p,
-				    c->type, n));
+			for (n = db->nnodes; n-- > 0;) {
+				x = pdbi_elem_get(p, c->type, n);
+				if (c->nside > 0 && x == c->esc) {
+					x = side_take(&db->side,
+					    side_key((uint32_t)n, m));
+					c->nside--;
+				}
+				pdbi_elem_put(p, size, n, x);
+			}
 	}
 	pdbi_col_set_type(c, t);
+	return PDB_OK;
+}
+
+int
+pdbi_cols_unescape(struct pdb *db)
+{
+	unsigned m;
+
+	for (m = 0; m < db->nmetrics; m++)
+		if (db->cols[m].nside > 0 && pdbi_col_widen(db, m,
+		    0) != PDB_OK)
+			return PDB_ENOMEM;
 	return PDB_OK;
 }
 
@@ -115,19 +298,85 @@ pdbi_cols_reserve_slow(struct pdb *db, size_t need)
 	return PDB_OK;
 }
 
+/* ---- storing values ---- */
+
+/* Whether node n's element of column c is escaped. */
+static int
+escaped(const struct pdbi_col *c, uint32_t n)
+{
+	return c->nside > 0 && pdbi_elem_get(c->v, c->type, n) == c->esc;
+}
+
+/* Whether a value that does not fit column c may escape it. */
+static int
+may_escape(const struct pdb *db, const struct pdbi_col *c)
+{
+	return c->type != PDBI_ZERO && c->type != PDBI_S64 &&
+	    c->nside < SIDE_MIN + db->nnodes / SIDE_SHARE;
+}
+
+/*
+ * Make room to store v in column m at a node whose element is escaped
+ * or not: widen the column, or count in *more a slot that side needs.
+ */
+static int
+room(struct pdb *db, unsigned m, int64_t v, int esc, size_t *more)
+{
+	struct pdbi_col *c = &db->cols[m];
+
+	if (esc || pdbi_fits(c, v))
+		return PDB_OK;
+	if (may_escape(db, c)) {
+		++*more;
+		return PDB_OK;
+	}
+	return pdbi_col_widen(db, m, v);
+}
+
+/* Store v where room() made room for it. */
+static void
+store(struct pdb *db, uint32_t n, unsigned m, int64_t v, int esc)
+{
+	struct pdbi_col *c = &db->cols[m];
+
+	if (esc)
+		side_set(&db->side, side_key(n, m), v);
+	else if (pdbi_fits(c, v))
+		pdbi_elem_put(c->v, c->size, n, v);
+	else {
+		side_set(&db->side, side_key(n, m), v);
+		c->nside++;
+		pdbi_elem_put(c->v, c->size, n, c->esc);
+	}
+}
+
+int
+pdbi_value_set(struct pdb *db, uint32_t n, unsigned m, int64_t v)
+{
+	size_t more = 0;
+	int esc = escaped(&db->cols[m], n);
+
+	if (room(db, m, v, esc, &more) != PDB_OK ||
+	    side_reserve(&db->side, more) != PDB_OK)
+		return PDB_ENOMEM;
+	store(db, n, m, v, esc);
+	return PDB_OK;
+}
+
+/* Node n is new: its elements hold nothing yet, escape or not. */
 int
 pdbi_values_put(struct pdb *db, uint32_t n, const int64_t *vals)
 {
-	struct pdbi_col *c = db->cols;
 	unsigned m, nm = db->nmetrics;
-	int64_t v;
+	size_t more = 0;
 
-	for (m = 0; m < nm; m++, c++) {
-		v = vals[m];
-		if (!pdbi_fits(c, v) && pdbi_col_widen(db, m, v) != PDB_OK)
+	for (m = 0; m < nm; m++)
+		if (room(db, m, vals[m], 0, &more) != PDB_OK)
 			return PDB_ENOMEM;
-		pdbi_elem_put(c->v, c->size, n, v);
-	}
+	if (side_reserve(&db->side, more) != PDB_OK)
+		return PDB_ENOMEM;
+	for (m = 0; m < nm; m++)
+		store(db, n, m, vals[m], 0);
 	return PDB_OK;
 }
 
@@ -194,11 +443,17 @@ pdbi_values_add(struct pdb *db, uint32_t n, const int64_t *vals)
 	for (m = 0; m < nm; m++, c++) {
 		if (vals[m] == 0)
 			continue;
-		v = (int64_t)((uint64_t)pdbi_elem_get(c->v, c->type, n) +
+		v = pdbi_elem_get(c->v, c->type, n);
+		/* The common case: no escape before or after. */
+		if ((c->nside == 0 || v != c->esc) && pdbi_fits(c, v = (int64_t)(
+		    (uint64_t)v + (uint64_t)vals[m]))) {
+			pdbi_elem_put(c->v, c->size, n, v);
+			continue;
+		}
+		v = (int64_t)((uint64_t)pdbi_value(db, n, m) +
 		    (uint64_t)vals[m]);
-		if (!pdbi_fits(c, v) && pdbi_col_widen(db, m, v) != PDB_OK)
+		if (pdbi_value_set(db, n, m, v) != PDB_OK)
 			return PDB_ENOMEM;
-		pdbi_elem_put(c->v, c->size, n, v);
 	}
 	return PDB_OK;
 }
@@ -230,23 +485,33 @@ pdb_node_set_value(struct pdb *db, uint32_t n, unsigned m, int64_t v)
 int
 pdb_node_add_values(struct pdb *db, uint32_t n, const int64_t *vals)
 {
+	size_t more = 0;
 	unsigned m;
 	int64_t v;
+	int esc;
 
 	/*
 	 * Values from files were checked on the way in (pdbi_sum_add()),
 	 * so these sums cannot overflow; a caller adding its own values
 	 * gets them wrapped like the profilers' own unsigned counters.
-	 * Widen first, so that a failure leaves the values as they were.
+	 * Make room first, so that a failure leaves the values as they
+	 * were.
 	 */
 	for (m = 0; m < db->nmetrics; m++) {
 		v = (int64_t)((uint64_t)pdbi_value(db, n, m) +
 		    (uint64_t)vals[m]);
-		if (!pdbi_fits(&db->cols[m], v) &&
-		    pdbi_col_widen(db, m, v) != PDB_OK)
+		if (room(db, m, v, escaped(&db->cols[m], n), &more) != PDB_OK)
 			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	}
-	return pdbi_values_add(db, n, vals);
+	if (side_reserve(&db->side, more) != PDB_OK)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	for (m = 0; m < db->nmetrics; m++) {
+		esc = escaped(&db->cols[m], n);
+		v = (int64_t)((uint64_t)pdbi_value(db, n, m) +
+		    (uint64_t)vals[m]);
+		store(db, n, m, v, esc);
+	}
+	return PDB_OK;
 }
 
 int

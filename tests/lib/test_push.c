@@ -8,6 +8,7 @@
  */
 #include <criterion/criterion.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "pdb.h"
@@ -195,4 +196,72 @@ Test(push, bad_arguments)
 	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
 	cr_assert_eq(pdb_push(db, 7, A, &out), PDB_EINVAL);
 	cr_assert_eq(pdb_push(db, 0, 99, &out), PDB_EINVAL);
+}
+
+/* A compressing push is remembered; pushing onto the root never is. */
+Test(push, remembered_pushes_and_the_root)
+{
+	uint32_t root;
+
+	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
+	cr_assert_eq(push(A, 1), 2);
+	cr_assert_eq(push(B, 2), 3);
+	cr_assert_eq(push(A, 3), 5);
+	cr_assert_str_eq(stack(5), "A,B,MAIN");
+	cr_assert_eq(push(A, 3), 5, "the same push again");
+	cr_assert_eq(push(MAIN, 1), 6);
+	cr_assert_str_eq(stack(6), "MAIN,MAIN");
+	cr_assert_eq(pdb_node_count(db), 6);
+}
+
+/*
+ * Random pushes, many more compressing ones than the cache of them
+ * holds: each result is its stack with cc on top and its earlier
+ * occurrence removed, and every stack exists once.
+ */
+Test(push, random_pushes_match_the_definition)
+{
+	enum { NCC = 40, NPUSH = 30000 };
+	uint32_t ccs[NCC], root, mod, s, t, cc, n, k, want[64], got[64];
+	unsigned long seed = 12345;
+	char name[16];
+	int i, j, nw, ng;
+
+	cr_assert(pdb_module_add(db, "N", &mod) == PDB_OK);
+	for (i = 0; i < NCC; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		cr_assert(pdb_cc_add(db, name, mod, "", 0, -1, &ccs[i]) ==
+		    PDB_OK);
+	}
+	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
+	for (k = 0; k < NPUSH; k++) {
+		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		/* Few stacks, pushed onto many times, and not too deep. */
+		s = (uint32_t)(seed >> 33) % (pdb_node_count(db) < 300 ?
+		    pdb_node_count(db) : 300);
+		if (pdb_node_depth(db, s) > 12)
+			s = pdb_node_parent(db, pdb_node_parent(db, s));
+		cc = ccs[(seed >> 20) % NCC];
+		/* want: s's stack (top first) without cc, cc on top. */
+		nw = 0;
+		want[nw++] = cc;
+		for (n = s; n != 0; n = pdb_node_parent(db, n))
+			if (pdb_node_cc(db, n) != cc)
+				want[nw++] = pdb_node_cc(db, n);
+		cr_assert(pdb_push(db, s, cc, &t) == PDB_OK);
+		ng = 0;
+		for (n = t; n != 0; n = pdb_node_parent(db, n))
+			got[ng++] = pdb_node_cc(db, n);
+		cr_assert_eq(ng, nw, "push %u: depth %d, not %d", k, ng, nw);
+		for (j = 0; j < nw; j++)
+			cr_assert_eq(got[j], want[j], "push %u, level %d", k, j);
+	}
+	/* No two children of a stack share a cost centre. */
+	for (n = 0; n < pdb_node_count(db); n++)
+		for (s = pdb_node_first_child(db, n); s != PDB_NONE;
+		    s = pdb_node_next_sibling(db, s))
+			for (t = pdb_node_next_sibling(db, s); t != PDB_NONE;
+			    t = pdb_node_next_sibling(db, t))
+				cr_assert_neq(pdb_node_cc(db, s),
+				    pdb_node_cc(db, t));
 }

@@ -120,3 +120,102 @@ Test(values, failed_widening_changes_nothing)
 	cr_expect_eq(pdb_node_value(db, 8, 1), 0);
 	pdb_free(db);
 }
+
+/*
+ * A few values too wide for their column escape it (pdb_int.h): they
+ * read back, through every accessor and the batch walk, as sums change
+ * them, when so many more come that the column widens after all, and
+ * in a copy (pdb_prune_new() copies, then renumbers).
+ */
+#define NBIG	20000
+
+static int64_t
+big_value(uint32_t n, int round)
+{
+	if (n % 97 == 3)
+		return (int64_t)1 << (33 + round) | n;
+	if (n % 179 == 5)
+		return -300 - (int64_t)n;
+	return n % 200;
+}
+
+static void
+check_all(struct pdb *db, const int64_t *want, const char *when)
+{
+	struct pdb_rows r;
+	uint32_t n, seen = 0;
+	size_t i;
+
+	for (n = 0; n < NBIG; n++) {
+		cr_assert_eq(pdb_node_value(db, n, 0), want[n], "%s: node %u: "
+		    "%lld, not %lld", when, n,
+		    (long long)pdb_node_value(db, n, 0), (long long)want[n]);
+		cr_assert_eq(pdb_node_values(db, n)[0], want[n]);
+	}
+	cr_assert(pdb_rows_init(db, &r) == PDB_OK);
+	while (pdb_rows_next(db, &r) > 0)
+		for (i = 0; i < r.n; i++, seen++)
+			cr_assert_eq(r.values[i * NM], want[r.node[i]],
+			    "%s: rows, node %u", when, r.node[i]);
+	pdb_rows_free(&r);
+	cr_assert_eq(seen, NBIG);
+}
+
+Test(values, few_wide_values_escape)
+{
+	struct pdb *db = chain(NBIG), *copy;
+	struct pdb_threshold th = { 0, 0 };
+	int64_t *want = calloc(NBIG, sizeof(*want)), add[NM] = { 0 };
+	uint32_t n;
+
+	cr_assert(want != NULL);
+	for (n = 0; n < NBIG; n++) {
+		want[n] = big_value(n, 0);
+		cr_assert(pdb_node_set_value(db, n, 0, want[n]) == PDB_OK);
+	}
+	check_all(db, want, "set");
+	/* Sums: escaped values change, and a few more escape. */
+	for (n = 0; n < NBIG; n += 7) {
+		add[0] = n % 97 == 3 ? (int64_t)1 << 34 : 1;
+		cr_assert(pdb_node_add_values(db, n, add) == PDB_OK);
+		want[n] += add[0];
+	}
+	check_all(db, want, "added");
+	copy = pdb_prune_new(db, &th, 1, NULL, 0, NULL);
+	cr_assert(copy != NULL, "%s", pdb_errmsg(db));
+	check_all(copy, want, "copied");
+	pdb_free(copy);
+	/* So many that the column widens, taking them back. */
+	for (n = 0; n < NBIG; n += 2) {
+		want[n] = big_value(n, 1) + ((int64_t)1 << 40);
+		cr_assert(pdb_node_set_value(db, n, 0, want[n]) == PDB_OK);
+	}
+	check_all(db, want, "widened");
+	free(want);
+	pdb_free(db);
+}
+
+/* Escaping needs memory too: without, nothing changes. */
+Test(values, failed_escape_changes_nothing)
+{
+	struct pdb *db = chain(100000);
+	int64_t add[NM] = { 1000, 0, 0 };
+	unsigned long k;
+	int rc;
+
+	cr_assert(pdb_node_set_value(db, 7, 0, 1) == PDB_OK);
+	cr_assert(pdb_node_set_value(db, 8, 0, 2) == PDB_OK);
+	for (k = 1;; k++) {
+		failalloc_arm(k);
+		rc = pdb_node_add_values(db, 7, add);
+		failalloc_arm(0);
+		if (rc == PDB_OK)
+			break;
+		cr_assert_eq(rc, PDB_ENOMEM);
+		cr_assert_eq(pdb_node_value(db, 7, 0), 1);
+	}
+	cr_assert_gt(k, 1);
+	cr_expect_eq(pdb_node_value(db, 7, 0), 1001);
+	cr_expect_eq(pdb_node_value(db, 8, 0), 2);
+	pdb_free(db);
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The tree in pre-order, a batch of rows at a time, for the writers
+ * (pdb_rows_next() in pdb.h).  Node by node through the public calls, a
+ * writer spent more time getting a node than writing it: a call for the
+ * cost centre, one for the values, a switch on the column's type for
+ * each value, one for the child count, which walked the list of the
+ * children, a cache miss after the other.  Here the walk is one loop
+ * over the links, the child lists of a batch are walked side by side,
+ * and the values are read a column at a time, the type looked at once a
+ * batch.
+ */
+#include <stdlib.h>
+
+#include "pdb_int.h"
+
+int
+pdb_rows_init(const struct pdb *db, struct pdb_rows *r)
+{
+	r->n = 0;
+	r->next = db->nnodes > 0 ? 0 : PDB_NONE;
+	r->values = pdbi_malloc(((size_t)db->nmetrics + 1) * PDB_ROWS_MAX *
+	    sizeof(*r->values));
+	return r->values != NULL ? PDB_OK : PDB_ENOMEM;
+}
+
+void
+pdb_rows_free(struct pdb_rows *r)
+{
+	free(r->values);
+	r->values = NULL;
+}
+
+/* Column c's values of the k nodes, into every nm-th of out. */
+static void
+gather(const struct pdb *db, unsigned m, const uint32_t *node, size_t k,
+    int64_t *out, size_t nm)
+{
+	const struct pdbi_col *c = &db->cols[m];
+	size_t i;
+
+	/* The type made a constant in each loop. */
+	switch (c->type) {
+#define GATHER(t)							\
+	case t:								\
+		for (i = 0; i < k; i++)					\
+			out[i * nm] = pdbi_elem_get(c->v, t, node[i]);	\
+		break
+	GATHER(PDBI_U8);
+	GATHER(PDBI_S8);
+	GATHER(PDBI_U16);
+	GATHER(PDBI_S16);
+	GATHER(PDBI_U32);
+	GATHER(PDBI_S32);
+	GATHER(PDBI_S64);
+#undef GATHER
+	default:
+		for (i = 0; i < k; i++)
+			out[i * nm] = 0;
+		break;
+	}
+	if (c->nside == 0)
+		return;
+	for (i = 0; i < k; i++)
+		if (out[i * nm] == c->esc)
+			out[i * nm] = pdbi_side_get(db, node[i], m);
+}
+
+/*
+ * Count the children of the rows, a step along every list not yet done
+ * a round: the steps of a round, often cache misses (a node's children
+ * are as far apart as their subtrees are big), wait for the memory
+ * together instead of one after the other.  cur[a] is a child of row
+ * row[a], counted, and last[a] its last.
+ */
+static void
+count_kids(const struct pdbi_node *nodes, struct pdb_rows *r,
+    uint32_t *cur, uint32_t *last, uint32_t *row, size_t na)
+{
+	size_t a, j;
+	uint32_t c;
+
+	while (na > 0) {
+		for (a = j = 0; a < na; a++) {
+			c = nodes[cur[a]].next;
+			r->nkids[row[a]]++;
+			if (c != last[a]) {
+				cur[j] = c;
+				last[j] = last[a];
+				row[j++] = row[a];
+			}
+		}
+		na = j;
+	}
+}
+
+size_t
+pdb_rows_next(const struct pdb *db, struct pdb_rows *r)
+{
+	const struct pdbi_node *nodes = db->nodes;
+	uint32_t cur[PDB_ROWS_MAX], last[PDB_ROWS_MAX], row[PDB_ROWS_MAX];
+	uint32_t n = r->next, p, l;
+	size_t i, na = 0;
+	unsigned m;
+
+	for (i = 0; i < PDB_ROWS_MAX && n != PDB_NONE; i++) {
+		r->node[i] = n;
+		r->cc[i] = nodes[n].cc;
+		r->nkids[i] = 0;
+		/* Down to the first child, counted later. */
+		if ((l = nodes[n].last_child) != PDB_NONE) {
+			n = nodes[l].next;
+			r->nkids[i] = 1;
+			if (n != l) {
+				cur[na] = n;
+				last[na] = l;
+				row[na++] = (uint32_t)i;
+			}
+			continue;
+		}
+		/* A leaf: the next sibling of the nearest with one. */
+		while ((p = nodes[n].parent) != PDB_NONE &&
+		    nodes[p].last_child == n)
+			n = p;
+		n = p == PDB_NONE ? PDB_NONE : nodes[n].next;
+	}
+	r->next = n;
+	r->n = i;
+	count_kids(nodes, r, cur, last, row, na);
+	for (m = 0; m < db->nmetrics; m++)
+		gather(db, m, r->node, i, r->values + m, db->nmetrics);
+	return i;
+}

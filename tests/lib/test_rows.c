@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The batch walk for writers, pdb_rows_next(): the same nodes in the
+ * same order as pdb_walk_next(), with the cost centres, values and
+ * child counts the node-by-node calls give, for trees whose nodes are
+ * numbered in pre-order or not, wide, deep, and with a single node.
+ */
+#include <criterion/criterion.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "pdb.h"
+
+static struct pdb *
+tree(uint32_t nnodes, unsigned long seed, int chainlike)
+{
+	struct pdb *db = pdb_new();
+	uint32_t mod, cc[5], n, i, p;
+
+	cr_assert(db != NULL);
+	cr_assert(pdb_module_add(db, "M", &mod) == PDB_OK);
+	for (i = 0; i < 5; i++)
+		cr_assert(pdb_cc_add(db, i == 0 ? "a" : i == 1 ? "b" : i == 2 ?
+		    "c" : i == 3 ? "d" : "e", mod, "", 0, 0, &cc[i]) == PDB_OK);
+	cr_assert(pdb_metric_add(db, "t", "", PDB_COST, 0, NULL) == PDB_OK);
+	cr_assert(pdb_metric_add(db, "w", "", PDB_COST, 0, NULL) == PDB_OK);
+	cr_assert(pdb_root_new(db, cc[0], &n) == PDB_OK);
+	for (i = 1; i < nnodes; i++) {
+		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		/* Parents anywhere: the numbers are not in pre-order. */
+		p = chainlike ? i - 1 : (uint32_t)(seed >> 33) % i;
+		cr_assert(pdb_node_append(db, p, cc[(seed >> 20) % 5], &n) ==
+		    PDB_OK);
+		cr_assert(pdb_node_set_value(db, n, 0, (int64_t)(seed >> 40) %
+		    300) == PDB_OK);
+		cr_assert(pdb_node_set_value(db, n, 1, i % 50 == 0 ?
+		    -((int64_t)1 << 40) : (int64_t)(i % 7)) == PDB_OK);
+	}
+	return db;
+}
+
+static void
+same_as_walk(struct pdb *db)
+{
+	struct pdb_rows r;
+	uint32_t n = pdb_walk_first(db, NULL);
+	size_t i, total = 0;
+	unsigned m;
+
+	cr_assert(pdb_rows_init(db, &r) == PDB_OK);
+	while (pdb_rows_next(db, &r) > 0) {
+		cr_assert_leq(r.n, PDB_ROWS_MAX);
+		for (i = 0; i < r.n; i++, total++) {
+			cr_assert_eq(r.node[i], n, "row %zu", total);
+			cr_assert_eq(r.cc[i], pdb_node_cc(db, n));
+			cr_assert_eq(r.nkids[i], pdb_node_child_count(db, n),
+			    "node %u", n);
+			for (m = 0; m < pdb_metric_count(db); m++)
+				cr_assert_eq(r.values[i * pdb_metric_count(db) +
+				    m], pdb_node_value(db, n, m));
+			n = pdb_walk_next(db, n, NULL);
+		}
+	}
+	cr_assert_eq(n, PDB_NONE);
+	cr_assert_eq(total, pdb_node_count(db));
+	cr_assert_eq(pdb_rows_next(db, &r), 0, "the end stays the end");
+	pdb_rows_free(&r);
+}
+
+Test(rows, random_trees)
+{
+	unsigned long seed;
+	struct pdb *db;
+
+	for (seed = 1; seed <= 4; seed++) {
+		db = tree(3000 * (uint32_t)seed, seed, 0);
+		same_as_walk(db);
+		pdb_free(db);
+	}
+}
+
+Test(rows, deep_chain)
+{
+	struct pdb *db = tree(5000, 9, 1);
+
+	same_as_walk(db);
+	pdb_free(db);
+}
+
+Test(rows, root_alone_and_empty)
+{
+	struct pdb *db = tree(1, 3, 0), *empty = pdb_new();
+	struct pdb_rows r;
+
+	same_as_walk(db);
+	cr_assert(pdb_rows_init(empty, &r) == PDB_OK);
+	cr_assert_eq(pdb_rows_next(empty, &r), 0);
+	pdb_rows_free(&r);
+	pdb_free(db);
+	pdb_free(empty);
+}
