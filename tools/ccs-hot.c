@@ -429,29 +429,6 @@ sums_add(struct hot *h, struct pdb *db, uint32_t cc, const int64_t *values)
 	    pdb_cc_fullname(db, cc));
 }
 
-/*
- * sums_add() for the n nodes of a batch at once.  Returns 1 if they
- * fit; otherwise 0, with the sums as they were.
- */
-static int
-batch_sums(struct hot *h, const struct pdb_batch *b)
-{
-	const int64_t *v;
-	uint64_t r0 = h->range[0], r1 = h->range[1], bad = 0;
-	size_t i;
-
-	for (i = 0, v = b->values + h->m; i < b->n; i++, v += b->stride)
-		if (*v >= 0)
-			bad |= r0 += (uint64_t)*v;
-		else
-			bad |= (r1 += 0 - (uint64_t)*v) - 1;
-	if (bad >> 63)
-		return 0;
-	h->range[0] = r0;
-	h->range[1] = r1;
-	return 1;
-}
-
 /* The readers need decode only the metric shown. */
 static uint64_t
 h_columns(void *arg, const struct pdb *db)
@@ -561,14 +538,16 @@ leave(struct hot *h)
 }
 
 /*
- * enter() and leave() for the nodes of a batch whose sums fit, with the
- * state of the walk in locals: through h, every store to a level or a
- * cell would make the compiler read it all again.  Stops at the end of
- * the batch, or before a node after the root closed, which the caller
- * reports.  Returns how many nodes it took.
+ * enter() and leave() for the nodes of a batch, with the state of the
+ * walk in locals: through h, every store to a level or a cell would make
+ * the compiler read it all again.  Stops at the end of the batch, or
+ * before a node after the root closed (or the first, at depth 0), which
+ * the caller takes.  Returns how many nodes it took, and in *fit whether
+ * their sums (sums_add()) fit: if not, the caller finds the node and
+ * fails.
  */
 static size_t
-run(struct hot *h, const struct pdb_batch *b)
+run(struct hot *h, const struct pdb_batch *b, int *fit)
 {
 	const uint32_t *restrict ccs = b->cc;
 	const size_t *restrict exits = b->exits;
@@ -577,12 +556,24 @@ run(struct hot *h, const struct pdb_batch *b)
 	struct cell *c;
 	size_t depth = h->depth, cap = h->cap, hotdepth = h->hotdepth;
 	size_t i, e, stride = b->stride;
-	int64_t hotv = h->hotv, x;
-	uint64_t rank = h->rank;
-	int hashot = h->hashot, pending = h->pending;
+	int64_t hotv = h->hotv, x, least;
+	uint64_t rank = h->rank, r0 = h->range[0], r1 = h->range[1], bad = 0;
+	int hashot = h->hashot, pending = h->pending, full;
+
+	/* A node goes into the list of the costliest if nonzero and the
+	 * list is not full, or above its least. */
+#define TOP_BAR() do {							\
+		full = h->nheap >= h->ntop;				\
+		least = h->ntop == 0 ? INT64_MAX : full ? h->heap[0].v : 0; \
+	} while (0)
+	TOP_BAR();
 
 	for (i = 0; i < b->n && depth > 0; i++, v += stride) {
 		x = *v;
+		if (x >= 0)
+			bad |= r0 += (uint64_t)x;
+		else
+			bad |= (r1 += 0 - (uint64_t)x) - 1;
 		if (depth == cap) {
 			h->depth = depth;
 			open_level(h, ccs[i], x);
@@ -600,10 +591,10 @@ run(struct hot *h, const struct pdb_batch *b)
 			hotv = x;
 			hotdepth = depth - 1;
 		}
-		if (h->ntop > 0 && x != 0 &&
-		    (h->nheap < h->ntop || x > h->heap[0].v)) {
+		if (x != 0 && (!full || x > least)) {
 			h->depth = depth;
 			top_insert(h, x, rank);
+			TOP_BAR();
 		}
 		rank++;
 		for (e = exits[i]; e > 0; e--) {
@@ -643,7 +634,11 @@ run(struct hot *h, const struct pdb_batch *b)
 	h->pending = pending;
 	h->hotdepth = hotdepth;
 	h->rank = rank;
+	h->range[0] = r0;
+	h->range[1] = r1;
+	*fit = (bad >> 63) == 0;
 	return i;
+#undef TOP_BAR
 }
 
 static int
@@ -686,24 +681,31 @@ h_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
 {
 	struct hot *h = arg;
 	const int64_t *v;
+	uint64_t r0, r1;
 	size_t i, e;
 	int rc, fit;
 
 	*done = 0;
 	if (h->m < 0)
 		return PDB_ESTOP;
-	fit = batch_sums(h, b);
-	i = fit ? run(h, b) : 0;
+	r0 = h->range[0];
+	r1 = h->range[1];
+	if ((i = run(h, b, &fit)) > 0 && !fit) {
+		/* Find the first node whose value does not fit. */
+		h->range[0] = r0;
+		h->range[1] = r1;
+		for (*done = 0; *done < i; ++*done)
+			if ((rc = sums_add(h, db, b->cc[*done],
+			    b->values + *done * b->stride)) != 0)
+				return rc;
+	}
 	for (v = b->values + h->m + i * b->stride; i < b->n; i++,
 	    v += b->stride) {
-		if (h->depth == 0 || !fit) {
-			*done = i;
-			if (h->depth == 0 && h->rootdone)
-				return more_roots(db);
-			if (!fit && (rc = sums_add(h, db, b->cc[i],
-			    v - h->m)) != 0)
-				return rc;
-		}
+		*done = i;
+		if (h->depth == 0 && h->rootdone)
+			return more_roots(db);
+		if ((rc = sums_add(h, db, b->cc[i], v - h->m)) != 0)
+			return rc;
 		enter(h, b->cc[i], *v);
 		for (e = b->exits[i]; e > 0; e--)
 			leave(h);

@@ -232,15 +232,16 @@ same_error(const void *in, size_t len, const char *suffix, const char *opts,
 
 /* ---- a ccs-dump(5) file, as tests/formats/test_limits.c writes one ---- */
 
-/* A dump with metric ticks and three cost centres, whose root has two
- * children of value v each. */
+/* A dump with metric ticks and three cost centres, whose root has n
+ * children of value 1 but children at and at + 1 of value v. */
 static char *
-dump_of_two(int64_t v)
+dump_of(size_t n, size_t at, int64_t v)
 {
 	struct enc e = { 0 };
 	unsigned char crc[4];
 	char name[8], *p;
 	uLong c;
+	size_t k;
 	int i;
 
 	enc_bytes(&e, "\211CCSDUMP\r\n\032\n", 12);
@@ -265,14 +266,13 @@ dump_of_two(int64_t v)
 	enc_varint(&e, 1);
 	enc_varint(&e, 0);
 	enc_svarint(&e, 0);
-	enc_varint(&e, 2);
-	enc_varint(&e, 1);
-	enc_svarint(&e, v);
-	enc_varint(&e, 0);
-	enc_varint(&e, 2);
-	enc_svarint(&e, v);
-	enc_varint(&e, 0);
-	enc_varint(&e, 3);
+	enc_varint(&e, n);
+	for (k = 0; k < n; k++) {
+		enc_varint(&e, 1 + k % 2);
+		enc_svarint(&e, k == at || k == at + 1 ? v : 1);
+		enc_varint(&e, 0);
+	}
+	enc_varint(&e, n + 1);
 	c = crc32(0L, e.b, (uInt)e.len);
 	for (i = 0; i < 4; i++)
 		crc[i] = (unsigned char)(c >> (8 * i));
@@ -315,7 +315,10 @@ Test(ccs_hot_stream, bad_input_is_refused_as_the_tree_refuses_it)
 {
 	struct run a, b, c;
 	char *p;
-	int64_t v[] = { INT64_MAX, INT64_MIN };
+	/* The second of two values is the one that overflows, after
+	 * 1500 ones in the later batch. */
+	int64_t v[] = { INT64_MAX, INT64_MIN, INT64_MAX / 2 + 1,
+	    INT64_MIN / 2 - 1 };
 	size_t i;
 
 	/* Folded, in tree order, then not; errors before and after. */
@@ -359,9 +362,9 @@ Test(ccs_hot_stream, bad_input_is_refused_as_the_tree_refuses_it)
 		temp_free(d);
 		temp_free(p);
 	}
-	/* A dump, in bulk. */
-	for (i = 0; i < 2; i++) {
-		p = dump_of_two(v[i]);
+	/* A dump, in bulk: in the first batch, then in a later one. */
+	for (i = 0; i < 4; i++) {
+		p = dump_of(i < 2 ? 2 : 2000, i < 2 ? 0 : 1500, v[i]);
 		run(&a, "ccs-hot %s", p);
 		run(&b, "ccs-hot " TREE " %s", p);
 		run(&c, "cat %s | ccs-hot", p);
