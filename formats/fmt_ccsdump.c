@@ -790,48 +790,7 @@ w_bytes(struct wr *w, const void *p, size_t n)
 	}
 }
 
-static void
-w_varint(struct wr *w, uint64_t v)
-{
-	unsigned char b[10], *p;
-	size_t n = 0;
-
-	/* Straight into the buffer when it has room: the tree is varints. */
-	if (sizeof(w->buf) - w->len >= 10) {
-		p = w->buf + w->len;
-		while (v >= 0x80) {
-			p[n++] = (unsigned char)(v | 0x80);
-			v >>= 7;
-		}
-		p[n++] = (unsigned char)v;
-		w->len += n;
-		return;
-	}
-	do {
-		b[n] = v & 0x7f;
-		v >>= 7;
-		if (v != 0)
-			b[n] |= 0x80;
-		n++;
-	} while (v != 0);
-	w_bytes(w, b, n);
-}
-
-static void
-w_svarint(struct wr *w, int64_t v)
-{
-	w_varint(w, ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0));
-}
-
-static void
-w_string(struct wr *w, const char *s)
-{
-	size_t n = strlen(s);
-
-	w_varint(w, n);
-	w_bytes(w, s, n);
-}
-
+/* v as a varint at p, which has room for 10 bytes; returns its end. */
 static unsigned char *
 put_varint(unsigned char *p, uint64_t v)
 {
@@ -843,11 +802,49 @@ put_varint(unsigned char *p, uint64_t v)
 	return p;
 }
 
+/* The zigzag varint of an int64_t: 0, -1, 1, -2, ... as 0, 1, 2, 3. */
+static uint64_t
+zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0);
+}
+
+static void
+w_varint(struct wr *w, uint64_t v)
+{
+	unsigned char b[10];
+
+	/* Straight into the buffer when it has room: the tree is varints. */
+	if (sizeof(w->buf) - w->len >= 10) {
+		w->len = (size_t)(put_varint(w->buf + w->len, v) - w->buf);
+		return;
+	}
+	w_bytes(w, b, (size_t)(put_varint(b, v) - b));
+}
+
+static void
+w_svarint(struct wr *w, int64_t v)
+{
+	w_varint(w, zigzag(v));
+}
+
+static void
+w_string(struct wr *w, const char *s)
+{
+	size_t n = strlen(s);
+
+	w_varint(w, n);
+	w_bytes(w, s, n);
+}
+
 /*
  * The tree, a batch of rows at a time (pdb_rows_next()), each node
  * straight into the buffer, which is made to have room for the node's
  * varints first.  Fails only for memory.
  */
+_Static_assert(10 * (PDB_METRICS_MAX + 2) <= CHUNK,
+    "a node's varints fit in the write buffer");
+
 static int
 w_tree(struct wr *w, const struct pdb *db, uint64_t *nodes)
 {
@@ -857,7 +854,7 @@ w_tree(struct wr *w, const struct pdb *db, uint64_t *nodes)
 	const int64_t *v;
 	unsigned char *p;
 
-	if (room > sizeof(w->buf) || (r = malloc(sizeof(*r))) == NULL)
+	if ((r = malloc(sizeof(*r))) == NULL)
 		return PDB_ENOMEM;
 	if (pdb_rows_init(db, r) != PDB_OK) {
 		free(r);
@@ -869,8 +866,7 @@ w_tree(struct wr *w, const struct pdb *db, uint64_t *nodes)
 				w_flush(w);
 			p = put_varint(w->buf + w->len, r->cc[i]);
 			for (m = 0; m < nm; m++)
-				p = put_varint(p, ((uint64_t)v[m] << 1) ^
-				    (v[m] < 0 ? UINT64_MAX : 0));
+				p = put_varint(p, zigzag(v[m]));
 			p = put_varint(p, r->nkids[i]);
 			w->len = (size_t)(p - w->buf);
 			++*nodes;

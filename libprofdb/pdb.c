@@ -212,7 +212,7 @@ pdb_metric_add(struct pdb *db, const char *name, const char *unit,
 	if (pdb_metric_find(db, name) >= 0)
 		return pdb_seterr(db, PDB_EFORMAT, "metric '%s' defined twice",
 		    name);
-	if (db->nmetrics >= 256)
+	if (db->nmetrics >= PDB_METRICS_MAX)
 		return pdb_seterr(db, PDB_EFORMAT, "too many metrics");
 	if (pdbi_grow(&db->metrics, &db->capmetrics, db->nmetrics + 1,
 	    sizeof(*db->metrics)) != PDB_OK ||

@@ -119,6 +119,9 @@ void		 pdb_meta_at(const struct pdb *, size_t i, const char **key,
 
 /* ---- metric schema ---- */
 
+/* A profile has at most this many metrics. */
+#define PDB_METRICS_MAX	256
+
 /* Add a metric; *out gets its index.  The schema is fixed once the tree
  * has nodes. */
 int		 pdb_metric_add(struct pdb *, const char *name, const char *unit,

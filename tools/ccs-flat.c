@@ -167,12 +167,8 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 static int
 want_metric(void *arg, const struct pdb *db, unsigned m)
 {
-	const struct tool_common *c = arg;
-	int asked;
-
-	asked = c->metric == NULL ? (int)pdb_metric_default(db) :
-	    pdb_metric_find(db, c->metric);
-	return (int)m == asked || (int)m == pdb_metric_find(db, "entries");
+	return (int)m == tool_metric_quiet(arg, db) ||
+	    (int)m == pdb_metric_find(db, "entries");
 }
 
 int

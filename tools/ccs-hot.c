@@ -182,8 +182,9 @@ from_tree(const struct pdb *db, unsigned m, size_t ntop, struct result *res)
  *    that is positive.  Arms are shared lists, so an open node holds its
  *    best child's arm without copying it.
  *  - The costliest stacks: a heap of the n best, with their stacks.
- * The sums of every metric are checked as the tree builder checks them,
- * so that a profile the tree path refuses is refused here too.
+ * The sums of the metric shown are checked as the tree builder checks
+ * them, so that its overflow is the tree path's error; the others are
+ * not even decoded (h_columns()).
  *
  * Folded stacks are merged into their tree (through Push): a stack on
  * two lines, adjacent or not, is one node.  Their stream is the tree's
@@ -258,9 +259,8 @@ struct hot {
 	int		 rootdone;	/* the root has closed */
 	uint64_t	 rank;
 	/* The sums of the metric shown, positive and negative values
-	 * apart: range[0] and range[1]. */
-	uint64_t	*range;
-	unsigned	 nm;
+	 * apart. */
+	uint64_t	 range[2];
 	/* The hot stack: while pending, lv[0..hotdepth] is it. */
 	int64_t		 hotv;
 	uint64_t	 hotrank;
@@ -385,10 +385,6 @@ h_begin(void *arg, struct pdb *db)
 	if (h->fmt == NULL)
 		return pdb_seterr(db, PDB_EINVAL, "format unknown when the "
 		    "reader began");
-	h->nm = pdb_metric_count(db);
-	if ((h->range = calloc(2 * (size_t)h->nm + 1,
-	    sizeof(*h->range))) == NULL)
-		nomem();
 	if (h->fmt->build == PDB_BUILD_RAW)
 		return 0;
 	if (h->rereadable) {
@@ -504,37 +500,48 @@ enter(struct hot *h, uint32_t cc, int64_t v)
  * (the node, then its best child's arm) becomes the parent's best so
  * far if it is better.  Only then is a cell made for it.
  */
+/* The arm of closing level l: the level, then its best child's arm. */
+static inline struct cell *
+arm_of(struct hot *h, const struct level *l)
+{
+	struct cell *c = cell_new(h);
+
+	c->cc = l->cc;
+	c->inc = l->inc;
+	c->next = l->best;	/* the level's reference passes to c */
+	c->refs = 1;
+	return c;
+}
+
+/* Level l closes under its parent p: leave() but for the root. */
+static inline void
+close_level(struct hot *h, struct level *l, struct level *p)
+{
+	p->inc = (int64_t)((uint64_t)p->inc + (uint64_t)l->inc);
+	if (l->inc > 0 && (p->best == NULL || l->inc > p->best->inc)) {
+		cell_release(h, p->best);
+		p->best = arm_of(h, l);
+	} else
+		cell_release(h, l->best);
+}
+
 static inline void
 leave(struct hot *h)
 {
-	struct level *l, *p;
-	struct cell *c;
+	struct level *l;
 
 	l = &h->lv[--h->depth];
 	if (h->pending && h->depth == h->hotdepth) {
 		copy_path(h, h->depth + 1, &h->hot);
 		h->pending = 0;
 	}
-	p = h->depth > 0 ? l - 1 : NULL;
-	if (p != NULL)
-		p->inc = (int64_t)((uint64_t)p->inc + (uint64_t)l->inc);
-	if (p == NULL || (l->inc > 0 && (p->best == NULL ||
-	    l->inc > p->best->inc))) {
-		c = cell_new(h);
-		c->cc = l->cc;
-		c->inc = l->inc;
-		c->next = l->best;	/* the level's reference passes to c */
-		c->refs = 1;
-		if (p == NULL) {
-			h->arm = c;
-			h->total = l->inc;
-			h->rootdone = 1;
-			return;
-		}
-		cell_release(h, p->best);
-		p->best = c;
-	} else
-		cell_release(h, l->best);
+	if (h->depth > 0) {
+		close_level(h, l, l - 1);
+		return;
+	}
+	h->arm = arm_of(h, l);
+	h->total = l->inc;
+	h->rootdone = 1;
 }
 
 /*
@@ -552,8 +559,7 @@ run(struct hot *h, const struct pdb_batch *b, int *fit)
 	const uint32_t *restrict ccs = b->cc;
 	const size_t *restrict exits = b->exits;
 	const int64_t *v = b->values + h->m;
-	struct level *lv = h->lv, *l, *p;
-	struct cell *c;
+	struct level *lv = h->lv, *l;
 	size_t depth = h->depth, cap = h->cap, hotdepth = h->hotdepth;
 	size_t i, e, stride = b->stride;
 	int64_t hotv = h->hotv, x, least;
@@ -613,19 +619,7 @@ run(struct hot *h, const struct pdb_batch *b, int *fit)
 				copy_path(h, depth + 1, &h->hot);
 				pending = 0;
 			}
-			p = l - 1;
-			p->inc = (int64_t)((uint64_t)p->inc + (uint64_t)l->inc);
-			if (l->inc > 0 && (p->best == NULL ||
-			    l->inc > p->best->inc)) {
-				c = cell_new(h);
-				c->cc = l->cc;
-				c->inc = l->inc;
-				c->next = l->best;
-				c->refs = 1;
-				cell_release(h, p->best);
-				p->best = c;
-			} else
-				cell_release(h, l->best);
+			close_level(h, l, l - 1);
 		}
 	}
 	h->depth = depth;
@@ -680,7 +674,6 @@ static int
 h_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
 {
 	struct hot *h = arg;
-	const int64_t *v;
 	uint64_t r0, r1;
 	size_t i, e;
 	int rc, fit;
@@ -699,14 +692,11 @@ h_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
 			    b->values + *done * b->stride)) != 0)
 				return rc;
 	}
-	for (v = b->values + h->m + i * b->stride; i < b->n; i++,
-	    v += b->stride) {
+	for (; i < b->n; i++) {
 		*done = i;
-		if (h->depth == 0 && h->rootdone)
-			return more_roots(db);
-		if ((rc = sums_add(h, db, b->cc[i], v - h->m)) != 0)
+		if ((rc = h_enter(h, db, b->cc[i],
+		    b->values + i * b->stride)) != 0)
 			return rc;
-		enter(h, b->cc[i], *v);
 		for (e = b->exits[i]; e > 0; e--)
 			leave(h);
 	}
@@ -886,7 +876,6 @@ hot_free(struct hot *h)
 	free(h->heap);
 	free(h->hot.cc);
 	free(h->lv);
-	free(h->range);
 	free(h->ml);
 	free(h->real);
 	free(h->kid);

@@ -361,15 +361,21 @@ tool_pdb_new(void)
 }
 
 int
+tool_metric_quiet(const struct tool_common *c, const struct pdb *db)
+{
+	if (c->metric == NULL)
+		return pdb_metric_count(db) > 0 ? (int)pdb_metric_default(db) :
+		    -1;
+	return pdb_metric_find(db, c->metric);
+}
+
+int
 tool_metric(const struct tool_common *c, const struct pdb *db)
 {
 	unsigned i;
 	int m;
 
-	if (c->metric == NULL)
-		return pdb_metric_count(db) > 0 ? (int)pdb_metric_default(db) :
-		    -1;
-	if ((m = pdb_metric_find(db, c->metric)) >= 0)
+	if ((m = tool_metric_quiet(c, db)) >= 0 || c->metric == NULL)
 		return m;
 	fprintf(stderr, "%s: -m: no metric '%s' in this profile; it has:",
 	    tool_progname, c->metric);

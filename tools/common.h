@@ -150,6 +150,8 @@ struct pdb *tool_pdb_new(void);
 /* Resolve -m (or the default) against db's schema; on an unknown name
  * print the known metrics and return -1. */
 int	tool_metric(const struct tool_common *, const struct pdb *);
+/* The same, silent: -1 for an unknown name or no metric. */
+int	tool_metric_quiet(const struct tool_common *, const struct pdb *);
 /* The single input operand: 0 or 1 operands, "-" meaning stdin.  Exits 2
  * with usage when there are more. */
 const char *tool_one_input(int argc, char **argv, const char *usage);

@@ -554,3 +554,32 @@ Test(ccs_flat, same_through_dump)
 	run_free(&a);
 	run_free(&b);
 }
+
+/*
+ * Only the metric shown is summed (ccs-flat(1)): a sum of another one
+ * that passes 64 bits is no error, but it is when that metric is shown.
+ */
+Test(ccs_flat, overflow_only_in_the_metric_shown)
+{
+	static const char two[] = "{\"format\":\"ccstools-profile\","
+	    "\"version\":1,\"metadata\":{},\"metrics\":[{\"name\":\"ticks\","
+	    "\"unit\":\"ticks\",\"kind\":\"cost\"},{\"name\":\"alloc\","
+	    "\"unit\":\"bytes\",\"kind\":\"cost\"}],\"modules\":[\"M\"],"
+	    "\"cost_centres\":[{\"label\":\"a\",\"module\":0,\"src\":\"\","
+	    "\"id\":1}],\"nodes\":[[0,2,0,0],[0,0,1,9223372036854775807],"
+	    "[0,0,1,1]]}";
+	struct run r;
+	char *p = write_temp(two, sizeof(two) - 1, ".json");
+
+	run(&r, "ccs-flat --tsv %s", p);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "\t2\t") != NULL, "%s", r.out);
+	run_free(&r);
+	run(&r, "ccs-flat -m alloc %s", p);
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.err, "64-bit overflow summing 'alloc'") != NULL,
+	    "%s", r.err);
+	run_free(&r);
+	unlink(p);
+	free(p);
+}

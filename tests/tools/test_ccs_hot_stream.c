@@ -290,14 +290,15 @@ dump_of(size_t n, size_t at, int64_t v)
 Test(ccs_hot_stream, deep_stacks)
 {
 	char *text, *f, *d, cmd[512];
-	size_t cap = 2000 * 8 + 64, len = 0, k, j;
+	/* Three lines of up to 1300 frames "fNNN;". */
+	size_t cap = 3 * 1300 * 6 + 64, len = 0, k, j;
 
-	cr_assert((text = malloc(cap * 4)) != NULL);
+	cr_assert((text = malloc(cap)) != NULL);
 	for (k = 0; k < 3; k++) {
 		for (j = 0; j < 700 + 300 * k; j++)
-			len += (size_t)snprintf(text + len, cap * 4 - len,
+			len += (size_t)snprintf(text + len, cap - len,
 			    "%sf%zu", j ? ";" : "", j % (400 + k));
-		len += (size_t)snprintf(text + len, cap * 4 - len, " %zu\n",
+		len += (size_t)snprintf(text + len, cap - len, " %zu\n",
 		    5 + k);
 	}
 	f = write_temp(text, len, ".folded");
