@@ -101,7 +101,7 @@ pdb_rows_next(const struct pdb *db, struct pdb_rows *r)
 {
 	const struct pdbi_node *nodes = db->nodes;
 	uint32_t cur[PDB_ROWS_MAX], last[PDB_ROWS_MAX], row[PDB_ROWS_MAX];
-	uint32_t n = r->next, p, l;
+	uint32_t n = r->next, p, l, nn = db->nnodes;
 	size_t i, na = 0;
 	unsigned m;
 
@@ -109,9 +109,22 @@ pdb_rows_next(const struct pdb *db, struct pdb_rows *r)
 		r->node[i] = n;
 		r->cc[i] = nodes[n].cc;
 		r->nkids[i] = 0;
-		/* Down to the first child, counted later. */
+		/*
+		 * The walk comes to the next sibling after this subtree,
+		 * most often a small one: ask for it now, since a sibling
+		 * made later than this subtree is a cache miss.
+		 */
+		__builtin_prefetch(&nodes[nodes[n].next]);
+		/*
+		 * Down to the first child, counted later.  Nodes are
+		 * mostly made in pre-order and siblings are in the order
+		 * of their numbers, so the first child is usually the next
+		 * node, which is in the cache, where the last child's link
+		 * to it is a miss.
+		 */
 		if ((l = nodes[n].last_child) != PDB_NONE) {
-			n = nodes[l].next;
+			n = n + 1 < nn && nodes[n + 1].parent == n ? n + 1 :
+			    nodes[l].next;
 			r->nkids[i] = 1;
 			if (n != l) {
 				cur[na] = n;

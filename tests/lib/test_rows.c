@@ -5,7 +5,8 @@
  * The batch walk for writers, pdb_rows_next(): the same nodes in the
  * same order as pdb_walk_next(), with the cost centres, values and
  * child counts the node-by-node calls give, for trees whose nodes are
- * numbered in pre-order or not, wide, deep, and with a single node.
+ * numbered in pre-order, mostly or not at all, wide, deep, and with a
+ * single node.
  */
 #include <criterion/criterion.h>
 
@@ -14,8 +15,13 @@
 
 #include "pdb.h"
 
+/* The shapes of tree(): parents anywhere, a chain, or mostly the node
+ * made just before (a tree made mostly in pre-order, as a projection
+ * makes it, where the first child is usually the next node). */
+enum shape { RANDOM, CHAIN, MOSTLY_PREORDER };
+
 static struct pdb *
-tree(uint32_t nnodes, unsigned long seed, int chainlike)
+tree(uint32_t nnodes, unsigned long seed, enum shape shape)
 {
 	struct pdb *db = pdb_new();
 	uint32_t mod, cc[5], n, i, p;
@@ -31,7 +37,8 @@ tree(uint32_t nnodes, unsigned long seed, int chainlike)
 	for (i = 1; i < nnodes; i++) {
 		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
 		/* Parents anywhere: the numbers are not in pre-order. */
-		p = chainlike ? i - 1 : (uint32_t)(seed >> 33) % i;
+		p = shape == CHAIN || (shape == MOSTLY_PREORDER &&
+		    (seed >> 30) % 3 != 0) ? i - 1 : (uint32_t)(seed >> 33) % i;
 		cr_assert(pdb_node_append(db, p, cc[(seed >> 20) % 5], &n) ==
 		    PDB_OK);
 		cr_assert(pdb_node_set_value(db, n, 0, (int64_t)(seed >> 40) %
@@ -76,7 +83,7 @@ Test(rows, random_trees)
 	struct pdb *db;
 
 	for (seed = 1; seed <= 4; seed++) {
-		db = tree(3000 * (uint32_t)seed, seed, 0);
+		db = tree(3000 * (uint32_t)seed, seed, RANDOM);
 		same_as_walk(db);
 		pdb_free(db);
 	}
@@ -84,15 +91,27 @@ Test(rows, random_trees)
 
 Test(rows, deep_chain)
 {
-	struct pdb *db = tree(5000, 9, 1);
+	struct pdb *db = tree(5000, 9, CHAIN);
 
 	same_as_walk(db);
 	pdb_free(db);
 }
 
+Test(rows, mostly_preorder)
+{
+	unsigned long seed;
+	struct pdb *db;
+
+	for (seed = 1; seed <= 4; seed++) {
+		db = tree(4000, seed, MOSTLY_PREORDER);
+		same_as_walk(db);
+		pdb_free(db);
+	}
+}
+
 Test(rows, root_alone_and_empty)
 {
-	struct pdb *db = tree(1, 3, 0), *empty = pdb_new();
+	struct pdb *db = tree(1, 3, RANDOM), *empty = pdb_new();
 	struct pdb_rows r;
 
 	same_as_walk(db);
