@@ -746,6 +746,40 @@ put_u32(FILE *f, uint32_t v)
 }
 
 /*
+ * The nodes in pre-order, a batch of rows at a time (pdb_rows_next()),
+ * each straight into a buffer with room for its varints.
+ */
+static int
+write_tree(struct pdb *db, FILE *f, struct pdb_rows *rows,
+    const uint32_t *ccid, const int *metric)
+{
+	unsigned char buf[65536], *p = buf;
+	const size_t room = 10 * (NFIELDS + 2);
+	unsigned nm = pdb_metric_count(db);
+	const int64_t *v;
+	size_t i;
+	int j;
+
+	if (pdb_rows_init(db, rows) != PDB_OK)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	while (pdb_rows_next(db, rows) > 0)
+		for (i = 0, v = rows->values; i < rows->n; i++, v += nm) {
+			if ((size_t)(buf + sizeof(buf) - p) < room) {
+				fwrite(buf, 1, (size_t)(p - buf), f);
+				p = buf;
+			}
+			p = pdb_put_varint(p, ccid[rows->cc[i]]);
+			for (j = 0; j < NFIELDS; j++)
+				p = pdb_put_varint(p, metric[j] >= 0 ?
+				    (uint64_t)v[metric[j]] : 0);
+			p = pdb_put_varint(p, rows->nkids[i]);
+		}
+	fwrite(buf, 1, (size_t)(p - buf), f);
+	pdb_rows_free(rows);
+	return PDB_OK;
+}
+
+/*
  * Write the tree as Clean's run-time system would: cost centres numbered
  * in pre-order of first appearance (those the tree never uses follow, in
  * their own order), modules in order of first use by those cost centres
@@ -755,9 +789,9 @@ static int
 pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 {
 	struct pdb_cc cc;
+	struct pdb_rows *rows = NULL;
 	uint32_t *ccid = NULL, *ccorder = NULL, *modid = NULL,
-	    *modorder = NULL, nnodes, ncc, nmod, n, i, k, nextcc, nextmod;
-	const int64_t *vals;
+	    *modorder = NULL, nnodes, ncc, nmod, i, k, nextcc, nextmod;
 	uint64_t tps = 0, overhead = 0, interval;
 	unsigned m, nm = pdb_metric_count(db);
 	int version = opts != NULL && opts->pgcl_version ?
@@ -808,19 +842,22 @@ pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 	    (ccorder = malloc((ncc ? ncc : 1) * sizeof(*ccorder))) == NULL ||
 	    (modid = calloc(nmod ? nmod : 1, sizeof(*modid))) == NULL ||
 	    (modorder = malloc((nmod ? nmod : 1) * sizeof(*modorder))) ==
-	    NULL) {
+	    NULL || (rows = malloc(sizeof(*rows))) == NULL) {
 		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 		goto out;
 	}
 	nextcc = 0;
-	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
-	    n = pdb_walk_next(db, n, NULL)) {
-		k = pdb_node_cc(db, n);
-		if (ccid[k] == 0) {
-			ccorder[nextcc] = k;
-			ccid[k] = ++nextcc;
-		}
+	if (pdb_rows_init(db, rows) != PDB_OK) {
+		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		goto out;
 	}
+	while (pdb_rows_next(db, rows) > 0)
+		for (i = 0; i < rows->n; i++)
+			if (ccid[k = rows->cc[i]] == 0) {
+				ccorder[nextcc] = k;
+				ccid[k] = ++nextcc;
+			}
+	pdb_rows_free(rows);
 	for (k = 0; k < ncc; k++)
 		if (ccid[k] == 0) {
 			ccorder[nextcc] = k;
@@ -862,15 +899,8 @@ pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 		fputs(cc.label, f);
 		putc('\0', f);
 	}
-	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
-	    n = pdb_walk_next(db, n, NULL)) {
-		vals = pdb_node_values(db, n);
-		pdb_out_varint(f, ccid[pdb_node_cc(db, n)]);
-		for (j = 0; j < NFIELDS; j++)
-			pdb_out_varint(f, metric[j] >= 0 ?
-			    (uint64_t)vals[metric[j]] : 0);
-		pdb_out_varint(f, pdb_node_child_count(db, n));
-	}
+	if ((rc = write_tree(db, f, rows, ccid, metric)) != PDB_OK)
+		goto out;
 	if (ferror(f))
 		rc = pdb_seterr(db, PDB_EIO, "write error: %s",
 		    strerror(errno));
@@ -879,5 +909,6 @@ out:
 	free(ccorder);
 	free(modid);
 	free(modorder);
+	free(rows);
 	return rc;
 }

@@ -438,6 +438,8 @@ int		 pdb_buf_reserve(void *pp, size_t *cap, size_t need);
 
 /* Write v as a varint. */
 void		 pdb_out_varint(FILE *, uint64_t v);
+/* Put v as a varint at p, which has room for 10 bytes; returns its end. */
+unsigned char	*pdb_put_varint(unsigned char *p, uint64_t v);
 
 /* ---- whole operations ---- */
 

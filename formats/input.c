@@ -347,20 +347,24 @@ pdb_in_slurp(struct pdb_input *in, struct pdb *db, char **data, size_t *len)
 	return 0;
 }
 
+unsigned char *
+pdb_put_varint(unsigned char *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
 void
 pdb_out_varint(FILE *f, uint64_t v)
 {
 	unsigned char b[10];
-	int n = 0;
+	size_t n = (size_t)(pdb_put_varint(b, v) - b);
 
-	do {
-		b[n] = v & 0x7f;
-		v >>= 7;
-		if (v)
-			b[n] |= 0x80;
-		n++;
-	} while (v);
-	fwrite(b, 1, (size_t)n, f);
+	fwrite(b, 1, n, f);
 }
 
 int
