@@ -250,6 +250,10 @@ void		 pdb_rows_free(struct pdb_rows *);
 /* Inclusive values of every node (node * nmetrics + metric), computed in
  * one pass.  Returns a malloc'd array the caller frees, or NULL. */
 int64_t		*pdb_inclusive_new(const struct pdb *);
+/* The same of metric m alone (one value a node, 8 bytes a node where
+ * pdb_inclusive_new() takes 8 a metric).  NULL when out of memory or m
+ * is no metric. */
+int64_t		*pdb_inclusive_of(const struct pdb *, unsigned m);
 
 /*
  * A fresh handle with the same metadata, schema, modules and cost
@@ -467,14 +471,18 @@ uint32_t	 pdb_hot_stack(const struct pdb *, unsigned m);
  * inclusive value of m (ties: first in pre-order), until a leaf or a child
  * whose inclusive value is not positive.  inc is pdb_inclusive_new()'s
  * array.  Writes up to max nodes to arm and returns the arm's length.
+ * pdb_expensive_arm_of() does the same with pdb_inclusive_of()'s array
+ * of the metric.
  */
 size_t		 pdb_expensive_arm(const struct pdb *, const int64_t *inc,
 		    unsigned m, uint32_t *arm, size_t max);
+size_t		 pdb_expensive_arm_of(const struct pdb *, const int64_t *inc,
+		    uint32_t *arm, size_t max);
 
 /*
  * The n stacks with the largest own value of m, in descending order (ties:
  * pre-order), stacks with no cost left out.  Writes them to top and
- * returns how many.
+ * returns how many.  Takes memory for n stacks, not for the tree.
  */
 size_t		 pdb_top_stacks(const struct pdb *, unsigned m, uint32_t *top,
 		    size_t n);

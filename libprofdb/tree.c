@@ -305,12 +305,20 @@ pdb_walk_next(const struct pdb *db, uint32_t n, uint32_t *depth)
 	return PDB_NONE;
 }
 
+/*
+ * Inclusive values: each node's own, then, from the last node to the
+ * first, each added into its parent.  A node is made after its parent
+ * and every renumbering keeps that (pdb_int.h), so a node's children
+ * have all been added into it when it is added into its own parent: no
+ * walk, and no order to keep.
+ */
 int64_t *
 pdb_inclusive_new(const struct pdb *db)
 {
 	size_t nm = db->nmetrics, total = (size_t)db->nnodes * nm;
-	uint32_t *order, n, k = 0, i;
-	int64_t *inc;
+	int64_t *inc, *to;
+	const int64_t *from;
+	uint32_t n;
 	unsigned m;
 
 	if ((inc = pdbi_malloc((total ? total : 1) * sizeof(*inc))) == NULL)
@@ -318,24 +326,30 @@ pdb_inclusive_new(const struct pdb *db)
 	for (n = 0; n < db->nnodes; n++)
 		for (m = 0; m < nm; m++)
 			inc[(size_t)n * nm + m] = pdbi_value(db, n, m);
-	if ((order = pdbi_malloc(((size_t)db->nnodes + 1) *
-	    sizeof(*order))) == NULL) {
-		free(inc);
-		return NULL;
-	}
-	/* Pre-order, then add each node into its parent in reverse. */
-	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
-	    n = pdb_walk_next(db, n, NULL))
-		order[k++] = n;
-	for (i = k; i-- > 1;) {
-		uint32_t p = db->nodes[order[i]].parent;
-
+	for (n = db->nnodes; n-- > 1;) {
+		to = inc + (size_t)db->nodes[n].parent * nm;
+		from = inc + (size_t)n * nm;
 		for (m = 0; m < nm; m++)
-			inc[(size_t)p * nm + m] = (int64_t)(
-			    (uint64_t)inc[(size_t)p * nm + m] +
-			    (uint64_t)inc[(size_t)order[i] * nm + m]);
+			to[m] = (int64_t)((uint64_t)to[m] + (uint64_t)from[m]);
 	}
-	free(order);
+	return inc;
+}
+
+int64_t *
+pdb_inclusive_of(const struct pdb *db, unsigned m)
+{
+	int64_t *inc;
+	uint32_t n, p;
+
+	if (m >= db->nmetrics || (inc = pdbi_malloc(((size_t)db->nnodes +
+	    1) * sizeof(*inc))) == NULL)
+		return NULL;
+	for (n = 0; n < db->nnodes; n++)
+		inc[n] = pdbi_value(db, n, m);
+	for (n = db->nnodes; n-- > 1;) {
+		p = db->nodes[n].parent;
+		inc[p] = (int64_t)((uint64_t)inc[p] + (uint64_t)inc[n]);
+	}
 	return inc;
 }
 

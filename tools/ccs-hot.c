@@ -135,37 +135,45 @@ node_stack(const struct pdb *db, uint32_t n, unsigned m, struct stackv *st)
 	st->v = pdb_node_values(db, n)[m];
 }
 
-/* From the tree: after a selection or pruning, or for formats whose
- * tree is built by merging stacks. */
+/*
+ * From the tree: after a selection or pruning, or for formats whose
+ * tree is built by merging stacks.  Beside the tree, 8 bytes a node for
+ * the inclusive values of m; the arm and the list take memory for their
+ * own lengths.
+ */
 static void
 from_tree(const struct pdb *db, unsigned m, size_t ntop, struct result *res)
 {
-	uint32_t *arm, *top = NULL;
+	uint32_t *arm = NULL, *top = NULL;
 	int64_t *inc;
-	size_t i, nm = pdb_metric_count(db);
+	size_t i, max = 32;
 
-	inc = pdb_inclusive_new(db);
-	arm = malloc(((size_t)pdb_node_count(db) + 1) * sizeof(*arm));
-	if (ntop > 0)
-		top = malloc(ntop * sizeof(*top));
-	if (inc == NULL || arm == NULL || (ntop > 0 && top == NULL))
+	if ((inc = pdb_inclusive_of(db, m)) == NULL)
 		nomem();
-	res->total = inc[m];
+	res->total = inc[0];
 	node_stack(db, pdb_hot_stack(db, m), m, &res->hot);
-	res->narm = pdb_expensive_arm(db, inc, m, arm,
-	    (size_t)pdb_node_count(db) + 1);
+	/* As long as the tree is deep at most: a longer buffer until the
+	 * arm is shorter than it. */
+	do {
+		free(arm);
+		max *= 2;
+		arm = xmalloc(max * sizeof(*arm));
+		res->narm = pdb_expensive_arm_of(db, inc, arm, max);
+	} while (res->narm == max);
 	res->armcc = xmalloc(res->narm * sizeof(*res->armcc));
 	res->arminc = xmalloc(res->narm * sizeof(*res->arminc));
 	for (i = 0; i < res->narm; i++) {
 		res->armcc[i] = pdb_node_cc(db, arm[i]);
-		res->arminc[i] = inc[(size_t)arm[i] * nm + m];
+		res->arminc[i] = inc[arm[i]];
 	}
+	free(inc);
+	free(arm);
+	if (ntop > 0 && (top = malloc(ntop * sizeof(*top))) == NULL)
+		nomem();
 	res->ntop = ntop > 0 ? pdb_top_stacks(db, m, top, ntop) : 0;
 	res->top = xmalloc((res->ntop + 1) * sizeof(*res->top));
 	for (i = 0; i < res->ntop; i++)
 		node_stack(db, top[i], m, &res->top[i]);
-	free(inc);
-	free(arm);
 	free(top);
 }
 

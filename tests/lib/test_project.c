@@ -767,19 +767,76 @@ Test(prune, zero_metric)
 }
 
 /*
+ * Inclusive values against their definition, a node's own plus its
+ * children's inclusive, summed over the walk in reverse pre-order:
+ * pdb_inclusive_new() and pdb_inclusive_of() add in the order of the
+ * node numbers instead.
+ */
+Test(hot, inclusive_matches_the_definition)
+{
+	static const size_t cuts[] = { 0, 40, 200 };
+	unsigned long seed;
+	uint32_t order[1024], n, c;
+	int64_t want[1024], *inc, *one;
+	size_t i, nn, cut;
+	unsigned m;
+
+	for (seed = 1; seed <= NSEEDS; seed++)
+		for (cut = 0; cut < 3; cut++) {
+			struct pdb *db = random_profile(seed), *p = db;
+			struct pdb_threshold th = { 0, (int64_t)cuts[cut] };
+
+			/* Pruned: numbered anew, fewer nodes. */
+			if (cuts[cut] > 0)
+				cr_assert_not_null(p = pdb_prune_new(db, &th, 1,
+				    NULL, 0, NULL));
+			nn = 0;
+			for (n = pdb_walk_first(p, NULL); n != PDB_NONE;
+			    n = pdb_walk_next(p, n, NULL))
+				order[nn++] = n;
+			cr_assert(nn < 1024);
+			cr_assert_not_null(inc = pdb_inclusive_new(p));
+			for (m = 0; m < NM; m++) {
+				for (i = nn; i-- > 0;) {
+					n = order[i];
+					want[n] = pdb_node_value(p, n, m);
+					for (c = pdb_node_first_child(p, n);
+					    c != PDB_NONE;
+					    c = pdb_node_next_sibling(p, c))
+						want[n] += want[c];
+				}
+				cr_assert_not_null(one = pdb_inclusive_of(p, m));
+				for (n = 0; n < nn; n++) {
+					cr_assert_eq(inc[(size_t)n * NM + m],
+					    want[n], "seed %lu: node %u, metric "
+					    "%u", seed, n, m);
+					cr_assert_eq(one[n], want[n]);
+				}
+				free(one);
+			}
+			cr_expect_null(pdb_inclusive_of(p, NM), "no metric");
+			free(inc);
+			if (p != db)
+				pdb_free(p);
+			pdb_free(db);
+		}
+}
+
+/*
  * The hot stack, the expensive arm and the top stacks against their
  * definitions, ties going to the first node in pre-order.
  */
 Test(hot, match_the_definitions)
 {
+	static const size_t heads[] = { 1, 2, 3, 5, 8, 13, 100 };
 	unsigned long seed;
-	uint32_t order[1024], arm[1024], top[1024], n, best, c;
-	size_t i, k, nn, narm, ntop;
+	uint32_t order[1024], arm[1024], arm1[1024], top[1024], n, best, c;
+	size_t i, k, nn, narm, ntop, h;
 	unsigned m;
 
 	for (seed = 1; seed <= NSEEDS; seed++) {
 		struct pdb *db = random_profile(seed);
-		int64_t *inc = pdb_inclusive_new(db);
+		int64_t *inc = pdb_inclusive_new(db), *one;
 
 		nn = 0;
 		for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
@@ -817,6 +874,15 @@ Test(hot, match_the_definitions)
 				n = best;
 			}
 			cr_assert_eq(narm, i, "seed %lu: arm length", seed);
+			/* The same from the one metric's inclusive values,
+			 * and cut short where asked. */
+			cr_assert_not_null(one = pdb_inclusive_of(db, m));
+			cr_assert_eq(pdb_expensive_arm_of(db, one, arm1, 1024),
+			    narm);
+			cr_assert(memcmp(arm, arm1, narm * sizeof(*arm)) == 0);
+			cr_assert_eq(pdb_expensive_arm_of(db, one, arm1, 1),
+			    1);
+			free(one);
 			/* Top stacks: every non-zero stack, descending, ties
 			 * in pre-order. */
 			ntop = pdb_top_stacks(db, m, top, 1024);
@@ -844,9 +910,14 @@ Test(hot, match_the_definitions)
 				    m);
 			}
 			/* A short list is the head of the long one. */
-			k = pdb_top_stacks(db, m, arm, 3);
-			cr_assert_eq(k, ntop < 3 ? ntop : 3);
-			cr_assert(memcmp(arm, top, k * sizeof(*top)) == 0);
+			for (h = 0; h < sizeof(heads) / sizeof(heads[0]); h++) {
+				k = pdb_top_stacks(db, m, arm, heads[h]);
+				cr_assert_eq(k, ntop < heads[h] ? ntop :
+				    heads[h]);
+				cr_assert(memcmp(arm, top, k * sizeof(*top)) ==
+				    0, "seed %lu: the best %zu, metric %u",
+				    seed, heads[h], m);
+			}
 		}
 		free(inc);
 		pdb_free(db);
