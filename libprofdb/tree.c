@@ -293,6 +293,9 @@ pdb_walk_next(const struct pdb *db, uint32_t n, uint32_t *depth)
 	if (nodes[n].last_child != PDB_NONE) {
 		if (depth)
 			(*depth)++;
+		/* Usually the next node, in the cache (see rows.c). */
+		if (n + 1 < db->nnodes && nodes[n + 1].parent == n)
+			return n + 1;
 		return nodes[nodes[n].last_child].next;
 	}
 	while ((p = nodes[n].parent) != PDB_NONE) {

@@ -148,10 +148,19 @@ from_tree(const struct pdb *db, unsigned m, size_t ntop, struct result *res)
 	int64_t *inc;
 	size_t i, max = 32;
 
-	if ((inc = pdb_inclusive_of(db, m)) == NULL)
+	if ((inc = pdb_inclusive_of(db, m)) == NULL ||
+	    (top = malloc((ntop > 0 ? ntop : 1) * sizeof(*top))) == NULL)
 		nomem();
 	res->total = inc[0];
-	node_stack(db, pdb_hot_stack(db, m), m, &res->hot);
+	/*
+	 * The hot stack is the first of the list when its cost is
+	 * positive: one walk of the tree, not two.
+	 */
+	res->ntop = pdb_top_stacks(db, m, top, ntop > 0 ? ntop : 1);
+	node_stack(db, res->ntop > 0 && pdb_node_value(db, top[0], m) > 0 ?
+	    top[0] : pdb_hot_stack(db, m), m, &res->hot);
+	if (ntop == 0)
+		res->ntop = 0;
 	/* As long as the tree is deep at most: a longer buffer until the
 	 * arm is shorter than it. */
 	do {
@@ -168,9 +177,6 @@ from_tree(const struct pdb *db, unsigned m, size_t ntop, struct result *res)
 	}
 	free(inc);
 	free(arm);
-	if (ntop > 0 && (top = malloc(ntop * sizeof(*top))) == NULL)
-		nomem();
-	res->ntop = ntop > 0 ? pdb_top_stacks(db, m, top, ntop) : 0;
 	res->top = xmalloc((res->ntop + 1) * sizeof(*res->top));
 	for (i = 0; i < res->ntop; i++)
 		node_stack(db, top[i], m, &res->top[i]);
