@@ -490,6 +490,35 @@ rd_tables(struct rd *r, uint32_t *ccbasep, uint32_t *nccp,
 }
 
 /*
+ * Hand the batch, whose first node starts at buffer offset start, to
+ * sink->nodes() and empty it.  When the sink fails, in->pos goes to the
+ * end of the node that failed, so that the error names the offset it
+ * would have with enter() and exit(): found by decoding the batch again
+ * (its nodes are sound and still buffered), which saves the hot loop a
+ * store a node.
+ */
+static int
+rd_flush(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
+    size_t start)
+{
+	struct pdb_input *in = r->in;
+	const unsigned char *p;
+	uint64_t v;
+	size_t failed = 0, i;
+	unsigned j;
+	int rc;
+
+	if ((rc = pdb_batcher_give(bt, r->db, sink, &failed)) == 0)
+		return 0;
+	p = in->buf + start;
+	for (i = 0; i <= failed; i++)
+		for (j = 0; j < bt->nm + 2; j++)
+			(void)pdb_varint_dec(&p, &v);
+	in->pos = (size_t)(p - in->buf);
+	return rc;
+}
+
+/*
  * The hot loop for a sink that takes batches: decode nodes straight into
  * the batch while each is surely buffered and sound, with the exits that
  * follow each.  Stops, with the batch flushed, when the tree is done or
@@ -507,53 +536,53 @@ rd_batch(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
 	const size_t room = ((size_t)nm + 2) * 10 + 48;
 	const unsigned char *buf = in->buf, *end = buf + in->len, *p, *q;
 	struct pdb_level *lv = ts->lv;
-	uint64_t *x, e;
-	size_t depth = ts->n, n = bt->n;
-	/* Nodes counted in ts->nodes: a local count, not a store a node. */
-	size_t counted = n;
+	/* In locals: the stores into the batch could change bt's fields. */
+	uint64_t *raw = bt->raw, *x, e;
+	uint32_t *ccs = bt->cc, skip = bt->skip;
+	size_t *exits = bt->exits;
+	size_t depth = ts->n, cap = ts->cap, n = 0, start = in->pos;
 	int rc = 0;
 
 	if (in->len - in->pos < room)
-		return pdb_batcher_flush(bt, in, r->db, sink);
+		return rd_flush(r, sink, bt, start);
 	end -= room;
 	p = buf + in->pos;
 	while (lv[depth - 1].rem > 0 && p <= end) {
 		/* The cost centre, the metrics, the child count, in place. */
-		x = bt->raw + n * (nm + 2);
+		x = raw + n * (nm + 2);
 		q = p;
 		/* The metrics are zigzag varints. */
-		if (dec(&q, x, nm + 2, 1, bt->skip) != 0 || x[0] >= ncc)
+		if (dec(&q, x, nm + 2, 1, skip) != 0 || x[0] >= ncc)
 			break;
 		p = q;
-		if (depth == ts->cap) {
+		if (depth == cap) {
 			ts->n = depth;
 			rc = pdb_levels_grow(&ts->lv, &ts->cap, r->db);
 			if (rc != 0)
 				break;
 			lv = ts->lv;
+			cap = ts->cap;
 		}
 		pdb_level_child(&lv[depth - 1], depth == 1);
 		e = pdb_level_push(&lv[depth - 1], x[nm + 1]);
 		depth += 1 - e;
-		bt->cc[n] = ccbase + (uint32_t)x[0];
-		bt->exits[n] = e;
-		bt->end[n] = (size_t)(p - buf);
+		ccs[n] = ccbase + (uint32_t)x[0];
+		exits[n] = e;
 		if (++n == PDB_BATCH_MAX) {
 			bt->n = n;
+			ts->nodes += n;
 			n = 0;
-			ts->nodes += PDB_BATCH_MAX - counted;
-			counted = 0;
-			in->pos = (size_t)(p - buf);
-			if ((rc = pdb_batcher_flush(bt, in, r->db, sink)) != 0)
+			if ((rc = rd_flush(r, sink, bt, start)) != 0)
 				return rc;
+			start = (size_t)(p - buf);
 		}
 	}
-	ts->nodes += n - counted;
 	bt->n = n;
+	ts->nodes += n;
 	ts->n = depth;
 	in->pos = (size_t)(p - buf);
 	if (rc == 0)
-		rc = pdb_batcher_flush(bt, in, r->db, sink);
+		rc = rd_flush(r, sink, bt, start);
 	return rc;
 }
 

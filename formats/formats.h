@@ -418,6 +418,10 @@ void		 pdb_batcher_free(struct pdb_batcher *);
  */
 int		 pdb_batcher_flush(struct pdb_batcher *, struct pdb_input *,
 		    struct pdb *, const struct pdb_sink *);
+/* The same without end[]: *failed gets the batch's node that failed
+ * (when the sink fails), for the reader to find its end. */
+int		 pdb_batcher_give(struct pdb_batcher *, struct pdb *,
+		    const struct pdb_sink *, size_t *failed);
 
 /* zlib's crc32(), faster where the CPU multiplies polynomials (crc32.c). */
 uint32_t	 pdb_crc32(uint32_t crc, const unsigned char *, size_t len);

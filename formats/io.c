@@ -291,8 +291,8 @@ pdb_batcher_free(struct pdb_batcher *bt)
 }
 
 int
-pdb_batcher_flush(struct pdb_batcher *bt, struct pdb_input *in,
-    struct pdb *db, const struct pdb_sink *sink)
+pdb_batcher_give(struct pdb_batcher *bt, struct pdb *db,
+    const struct pdb_sink *sink, size_t *failed)
 {
 	struct pdb_batch b;
 	size_t done = 0;
@@ -307,7 +307,19 @@ pdb_batcher_flush(struct pdb_batcher *bt, struct pdb_input *in,
 	b.exits = bt->exits;
 	bt->n = 0;
 	if ((rc = sink->nodes(sink->arg, db, &b, &done)) != 0)
-		in->pos = bt->end[done < b.n ? done : b.n - 1];
+		*failed = done < b.n ? done : b.n - 1;
+	return rc;
+}
+
+int
+pdb_batcher_flush(struct pdb_batcher *bt, struct pdb_input *in,
+    struct pdb *db, const struct pdb_sink *sink)
+{
+	size_t failed = 0;
+	int rc;
+
+	if ((rc = pdb_batcher_give(bt, db, sink, &failed)) != 0)
+		in->pos = bt->end[failed];
 	return rc;
 }
 
