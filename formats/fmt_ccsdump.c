@@ -819,18 +819,6 @@ w_bytes(struct wr *w, const void *p, size_t n)
 	}
 }
 
-/* v as a varint at p, which has room for 10 bytes; returns its end. */
-static unsigned char *
-put_varint(unsigned char *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (unsigned char)v;
-	return p;
-}
-
 /* The zigzag varint of an int64_t: 0, -1, 1, -2, ... as 0, 1, 2, 3. */
 static uint64_t
 zigzag(int64_t v)
@@ -845,10 +833,10 @@ w_varint(struct wr *w, uint64_t v)
 
 	/* Straight into the buffer when it has room: the tree is varints. */
 	if (sizeof(w->buf) - w->len >= 10) {
-		w->len = (size_t)(put_varint(w->buf + w->len, v) - w->buf);
+		w->len = (size_t)(pdb_put_varint(w->buf + w->len, v) - w->buf);
 		return;
 	}
-	w_bytes(w, b, (size_t)(put_varint(b, v) - b));
+	w_bytes(w, b, (size_t)(pdb_put_varint(b, v) - b));
 }
 
 static void
@@ -869,19 +857,56 @@ w_string(struct wr *w, const char *s)
 /*
  * The tree, a batch of rows at a time (pdb_rows_next()), each node
  * straight into the buffer, which is made to have room for the node's
- * varints first.  Fails only for memory.
+ * varints first.  w_rows() is inlined once per varint encoder.  Fails
+ * only for memory.
  */
 _Static_assert(10 * (PDB_METRICS_MAX + 2) <= CHUNK,
     "a node's varints fit in the write buffer");
+
+typedef unsigned char *put_fn(unsigned char *, uint64_t);
+
+static inline __attribute__((always_inline)) void
+w_rows(struct wr *w, const struct pdb *db, struct pdb_rows *r,
+    uint64_t *nodes, put_fn *put)
+{
+	unsigned nm = pdb_metric_count(db), m;
+	size_t room = 10 * ((size_t)nm + 2), i;
+	const int64_t *v;
+	unsigned char *p;
+
+	while (pdb_rows_next(db, r) > 0)
+		for (i = 0, v = r->values; i < r->n; i++, v += nm) {
+			if (sizeof(w->buf) - w->len < room)
+				w_flush(w);
+			p = put(w->buf + w->len, r->cc[i]);
+			for (m = 0; m < nm; m++)
+				p = put(p, zigzag(v[m]));
+			p = put(p, r->nkids[i]);
+			w->len = (size_t)(p - w->buf);
+			++*nodes;
+		}
+}
+
+static void
+w_rows_plain(struct wr *w, const struct pdb *db, struct pdb_rows *r,
+    uint64_t *nodes)
+{
+	w_rows(w, db, r, nodes, pdb_put_varint);
+}
+
+#ifdef PDB_HAVE_PEXT
+static __attribute__((target("bmi,bmi2"))) void
+w_rows_pdep(struct wr *w, const struct pdb *db, struct pdb_rows *r,
+    uint64_t *nodes)
+{
+	w_rows(w, db, r, nodes, pdb_put_varint_pdep);
+}
+#endif
 
 static int
 w_tree(struct wr *w, const struct pdb *db, uint64_t *nodes)
 {
 	struct pdb_rows *r;
-	unsigned nm = pdb_metric_count(db), m;
-	size_t room = 10 * ((size_t)nm + 2), i;
-	const int64_t *v;
-	unsigned char *p;
 
 	if ((r = malloc(sizeof(*r))) == NULL)
 		return PDB_ENOMEM;
@@ -889,17 +914,12 @@ w_tree(struct wr *w, const struct pdb *db, uint64_t *nodes)
 		free(r);
 		return PDB_ENOMEM;
 	}
-	while (pdb_rows_next(db, r) > 0)
-		for (i = 0, v = r->values; i < r->n; i++, v += nm) {
-			if (sizeof(w->buf) - w->len < room)
-				w_flush(w);
-			p = put_varint(w->buf + w->len, r->cc[i]);
-			for (m = 0; m < nm; m++)
-				p = put_varint(p, zigzag(v[m]));
-			p = put_varint(p, r->nkids[i]);
-			w->len = (size_t)(p - w->buf);
-			++*nodes;
-		}
+#ifdef PDB_HAVE_PEXT
+	if (pdb_cpu_pext())
+		w_rows_pdep(w, db, r, nodes);
+	else
+#endif
+		w_rows_plain(w, db, r, nodes);
 	pdb_rows_free(r);
 	free(r);
 	return PDB_OK;

@@ -443,7 +443,40 @@ int		 pdb_buf_reserve(void *pp, size_t *cap, size_t need);
 /* Write v as a varint. */
 void		 pdb_out_varint(FILE *, uint64_t v);
 /* Put v as a varint at p, which has room for 10 bytes; returns its end. */
-unsigned char	*pdb_put_varint(unsigned char *p, uint64_t v);
+static inline unsigned char *
+pdb_put_varint(unsigned char *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+#ifdef PDB_HAVE_PEXT
+/*
+ * The same without a branch a byte, for values below 2^56 (8 bytes of
+ * varint): pdep spreads the 7-bit groups over the bytes, and every byte
+ * but the last gets its continuation bit.  Writes 8 bytes at p.
+ */
+static inline __attribute__((target("bmi,bmi2"), always_inline))
+unsigned char *
+pdb_put_varint_pdep(unsigned char *p, uint64_t v)
+{
+	uint64_t w;
+	unsigned len;
+
+	if (__builtin_expect(v >> 56 != 0, 0))
+		return pdb_put_varint(p, v);
+	/* 1 to 8 bytes: a byte for every 7 bits, one for 0. */
+	len = (unsigned)(64 - __builtin_clzll(v | 1) + 6) / 7;
+	w = _pdep_u64(v, 0x7f7f7f7f7f7f7f7fULL) |
+	    _bzhi_u64(0x8080808080808080ULL, 8 * (len - 1));
+	memcpy(p, &w, 8);
+	return p + len;
+}
+#endif
 
 /* ---- whole operations ---- */
 

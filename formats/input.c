@@ -347,17 +347,6 @@ pdb_in_slurp(struct pdb_input *in, struct pdb *db, char **data, size_t *len)
 	return 0;
 }
 
-unsigned char *
-pdb_put_varint(unsigned char *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (unsigned char)v;
-	return p;
-}
-
 void
 pdb_out_varint(FILE *f, uint64_t v)
 {
