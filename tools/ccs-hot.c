@@ -148,6 +148,8 @@ from_tree(const struct pdb *db, unsigned m, size_t ntop, struct result *res)
 	int64_t *inc;
 	size_t i, max = 32;
 
+	if (ntop > pdb_node_count(db))
+		ntop = pdb_node_count(db);
 	if ((inc = pdb_inclusive_of(db, m)) == NULL ||
 	    (top = malloc((ntop > 0 ? ntop : 1) * sizeof(*top))) == NULL)
 		nomem();
@@ -284,9 +286,10 @@ struct hot {
 	/* The arm of the root, at the end. */
 	struct cell	*arm, *freecells;
 	int64_t		 total;
-	/* The heap of the costliest stacks: heap[0] the least of them. */
+	/* The heap of the costliest stacks: heap[0] the least of them;
+	 * room for capheap, grown up to ntop as stacks come. */
 	struct ranked	*heap;
-	size_t		 nheap, ntop;
+	size_t		 nheap, ntop, capheap;
 	/* Merged streams: beside lv, and per event level and cost centre. */
 	struct mlevel	*ml;
 	size_t		 mlcap;
@@ -462,6 +465,17 @@ top_insert(struct hot *h, int64_t v, uint64_t rank)
 	r.v = v;
 	r.rank = rank;
 	if (h->nheap < h->ntop) {
+		if (h->nheap == h->capheap) {
+			struct ranked *more;
+
+			h->capheap = h->capheap < h->ntop / 2 ?
+			    2 * h->capheap : h->ntop;
+			if (h->capheap > SIZE_MAX / sizeof(*more) ||
+			    (more = realloc(h->heap, h->capheap *
+			    sizeof(*more))) == NULL)
+				nomem();
+			h->heap = more;
+		}
 		memset(&r.st, 0, sizeof(r.st));
 		copy_path(h, h->depth, &r.st);
 		h->heap[h->nheap++] = r;
@@ -918,7 +932,9 @@ from_stream(struct tool_common *c, struct pdb *db, const char *path,
 	h.c = c;
 	h.ntop = ntop;
 	h.rereadable = rereadable(path, &start);
-	h.heap = xmalloc((ntop + 1) * sizeof(*h.heap));
+	/* -n may ask for more stacks than there are: room as they come. */
+	h.capheap = ntop < 64 ? ntop + 1 : 64;
+	h.heap = xmalloc(h.capheap * sizeof(*h.heap));
 	h.sink.begin = h_begin;
 	h.sink.enter = h_enter;
 	h.sink.exit = h_exit;

@@ -287,6 +287,34 @@ dump_of(size_t n, size_t at, int64_t v)
  * and list entries at the bottom, in batches (the dump) and one at a
  * time (the folded input it is made from).
  */
+/*
+ * -n past the number of stacks lists every stack with a cost, streamed
+ * or from the tree, and takes memory for those, not for the number
+ * asked: the list grows as stacks come (past its first 64 here).
+ */
+Test(ccs_hot_stream, more_asked_than_there_are)
+{
+	char *d, *f, a[512], b[512];
+	struct run r;
+	size_t lines = 0, i;
+
+	d = temp_of("ccs-gen -q -t dump -n 3000 --seed 5", ".dump");
+	f = temp_of("ccs-gen -q -t folded -n 3000 --seed 5", ".folded");
+	stream_is_tree(d, "--tsv -n 2000000000");
+	stream_is_tree(f, "--tsv -n 2000000000");
+	/* As many as there are: the same as asking for exactly those. */
+	run_ok(&r, "ccs-hot --tsv -n 2000000000 %s", d);
+	for (i = 0; i < r.outlen; i++)
+		lines += r.out[i] == '\n';
+	run_free(&r);
+	cr_assert_gt(lines, 200, "%zu lines", lines);
+	snprintf(a, sizeof(a), "ccs-hot --tsv -n 2000000000 %s", d);
+	snprintf(b, sizeof(b), "ccs-hot --tsv -n 5000 %s", d);
+	same_output(a, b);
+	temp_free(d);
+	temp_free(f);
+}
+
 Test(ccs_hot_stream, deep_stacks)
 {
 	char *text, *f, *d, cmd[512];
