@@ -750,18 +750,21 @@ put_u32(FILE *f, uint32_t v)
  * each straight into a buffer with room for its varints.
  */
 static int
-write_tree(struct pdb *db, FILE *f, struct pdb_rows *rows,
-    const uint32_t *ccid, const int *metric)
+write_tree(struct pdb *db, FILE *f, const uint32_t *ccid, const int *metric)
 {
 	unsigned char buf[65536], *p = buf;
 	const size_t room = 10 * (NFIELDS + 2);
 	unsigned nm = pdb_metric_count(db);
+	struct pdb_rows *rows;
 	const int64_t *v;
 	size_t i;
 	int j;
 
-	if (pdb_rows_init(db, rows) != PDB_OK)
+	if ((rows = malloc(sizeof(*rows))) == NULL ||
+	    pdb_rows_init(db, rows) != PDB_OK) {
+		free(rows);
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	}
 	while (pdb_rows_next(db, rows) > 0)
 		for (i = 0, v = rows->values; i < rows->n; i++, v += nm) {
 			if ((size_t)(buf + sizeof(buf) - p) < room) {
@@ -776,6 +779,7 @@ write_tree(struct pdb *db, FILE *f, struct pdb_rows *rows,
 		}
 	fwrite(buf, 1, (size_t)(p - buf), f);
 	pdb_rows_free(rows);
+	free(rows);
 	return PDB_OK;
 }
 
@@ -789,9 +793,8 @@ static int
 pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 {
 	struct pdb_cc cc;
-	struct pdb_rows *rows = NULL;
 	uint32_t *ccid = NULL, *ccorder = NULL, *modid = NULL,
-	    *modorder = NULL, nnodes, ncc, nmod, i, k, nextcc, nextmod;
+	    *modorder = NULL, nnodes, ncc, nmod, n, i, k, nextcc, nextmod;
 	uint64_t tps = 0, overhead = 0, interval;
 	unsigned m, nm = pdb_metric_count(db);
 	int version = opts != NULL && opts->pgcl_version ?
@@ -842,22 +845,20 @@ pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 	    (ccorder = malloc((ncc ? ncc : 1) * sizeof(*ccorder))) == NULL ||
 	    (modid = calloc(nmod ? nmod : 1, sizeof(*modid))) == NULL ||
 	    (modorder = malloc((nmod ? nmod : 1) * sizeof(*modorder))) ==
-	    NULL || (rows = malloc(sizeof(*rows))) == NULL) {
+	    NULL) {
 		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 		goto out;
 	}
+	/* Only the cost centres: the walk, without the rows' values. */
 	nextcc = 0;
-	if (pdb_rows_init(db, rows) != PDB_OK) {
-		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		goto out;
+	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
+	    n = pdb_walk_next(db, n, NULL)) {
+		k = pdb_node_cc(db, n);
+		if (ccid[k] == 0) {
+			ccorder[nextcc] = k;
+			ccid[k] = ++nextcc;
+		}
 	}
-	while (pdb_rows_next(db, rows) > 0)
-		for (i = 0; i < rows->n; i++)
-			if (ccid[k = rows->cc[i]] == 0) {
-				ccorder[nextcc] = k;
-				ccid[k] = ++nextcc;
-			}
-	pdb_rows_free(rows);
 	for (k = 0; k < ncc; k++)
 		if (ccid[k] == 0) {
 			ccorder[nextcc] = k;
@@ -899,7 +900,7 @@ pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 		fputs(cc.label, f);
 		putc('\0', f);
 	}
-	if ((rc = write_tree(db, f, rows, ccid, metric)) != PDB_OK)
+	if ((rc = write_tree(db, f, ccid, metric)) != PDB_OK)
 		goto out;
 	if (ferror(f))
 		rc = pdb_seterr(db, PDB_EIO, "write error: %s",
@@ -909,6 +910,5 @@ out:
 	free(ccorder);
 	free(modid);
 	free(modorder);
-	free(rows);
 	return rc;
 }

@@ -187,6 +187,16 @@ char		*pdbi_strdup(const char *);
 
 uint64_t	 pdbi_hash_bytes(const void *, size_t, uint64_t seed);
 
+/* A 64-bit key mixed, for the low bits to index a power-of-two table. */
+static inline uint64_t
+pdbi_mix64(uint64_t h)
+{
+	h ^= h >> 31;
+	h *= 0x9e3779b97f4a7c15ULL;
+	h ^= h >> 29;
+	return h;
+}
+
 /* Append a node with values vals (NULL: zero), without touching the
  * index. */
 int		 pdbi_node_new(struct pdb *, uint32_t parent, uint32_t cc,
@@ -236,9 +246,11 @@ pdbi_is_wide(const struct pdb *db, uint32_t s)
 }
 void		 pdbi_index_free(struct pdb *);
 /*
- * Push cc onto s of a compressed tree, where cc is known to be on s
- * above the root: no child of s can have it (case 1), so this goes
- * straight to the walk.  As pdb_push() otherwise.
+ * Push cc onto s where no child of s has cc (case 1 is out): after
+ * pdb_push() looked, or where cc is known to be on s above the root of
+ * a compressed tree, so that no child can have it.  Goes straight to
+ * the walk, and makes the child of case 2 without looking again.  As
+ * pdb_push() otherwise.
  */
 int		 pdbi_push_moved(struct pdb *, uint32_t s, uint32_t cc,
 		    uint32_t *out);

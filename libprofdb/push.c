@@ -32,12 +32,7 @@ index_key(uint32_t stack, uint32_t cc)
 static uint64_t
 kid_hash(uint32_t parent, uint32_t cc)
 {
-	uint64_t h = index_key(parent, cc);
-
-	h ^= h >> 31;
-	h *= 0x9e3779b97f4a7c15ULL;
-	h ^= h >> 29;
-	return h;
+	return pdbi_mix64(index_key(parent, cc));
 }
 
 /* The slot from the low bits of the hash, the tag from the high ones. */
@@ -185,14 +180,12 @@ find_child(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 	return PDB_OK;
 }
 
-/* The stack "cc on top of s", found or made as a child. */
+/* Make the stack "cc on top of s", which is no child of s yet. */
 static int
-child_of(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
+new_child(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 {
 	int rc, wide;
 
-	if ((rc = find_child(db, s, cc, out)) != PDB_OK || *out != PDB_NONE)
-		return rc;
 	if ((wide = pdbi_is_wide(db, s)) && kid_reserve(db, 1) != PDB_OK)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	if ((rc = pdbi_node_new(db, s, cc, NULL, out)) != PDB_OK)
@@ -200,6 +193,17 @@ child_of(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 	if (wide)
 		kid_put(db, *out);
 	return PDB_OK;
+}
+
+/* The stack "cc on top of s", found or made as a child. */
+static int
+child_of(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
+{
+	int rc;
+
+	if ((rc = find_child(db, s, cc, out)) != PDB_OK || *out != PDB_NONE)
+		return rc;
+	return new_child(db, s, cc, out);
 }
 
 int
@@ -253,9 +257,9 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 		db->pushpath[npath++] = db->nodes[n].cc;
 	}
-	/* Case 2: cc is not on s. */
+	/* Case 2: cc is not on s, and no child of s has it (case 1). */
 	if (n == 0)
-		return child_of(db, s, cc, out);
+		return new_child(db, s, cc, out);
 	/* Case 3: drop the occurrence at n and rebuild above its parent. */
 	t = db->nodes[n].parent;
 	rc = PDB_OK;

@@ -309,18 +309,33 @@ pdb_walk_next(const struct pdb *db, uint32_t n, uint32_t *depth)
 }
 
 /*
- * Inclusive values: each node's own, then, from the last node to the
- * first, each added into its parent.  A node is made after its parent
- * and every renumbering keeps that (pdb_int.h), so a node's children
- * have all been added into it when it is added into its own parent: no
- * walk, and no order to keep.
+ * Inclusive values from own ones, k a node at inc: from the last node to
+ * the first, each added into its parent.  A node is made after its
+ * parent and every renumbering keeps that (pdb_int.h), so a node's
+ * children have all been added into it when it is added into its own
+ * parent: no walk, and no order to keep.
  */
+static void
+sum_into_parents(const struct pdb *db, int64_t *inc, size_t k)
+{
+	int64_t *to;
+	const int64_t *from;
+	uint32_t n;
+	size_t m;
+
+	for (n = db->nnodes; n-- > 1;) {
+		to = inc + (size_t)db->nodes[n].parent * k;
+		from = inc + (size_t)n * k;
+		for (m = 0; m < k; m++)
+			to[m] = (int64_t)((uint64_t)to[m] + (uint64_t)from[m]);
+	}
+}
+
 int64_t *
 pdb_inclusive_new(const struct pdb *db)
 {
 	size_t nm = db->nmetrics, total = (size_t)db->nnodes * nm;
-	int64_t *inc, *to;
-	const int64_t *from;
+	int64_t *inc;
 	uint32_t n;
 	unsigned m;
 
@@ -329,12 +344,7 @@ pdb_inclusive_new(const struct pdb *db)
 	for (n = 0; n < db->nnodes; n++)
 		for (m = 0; m < nm; m++)
 			inc[(size_t)n * nm + m] = pdbi_value(db, n, m);
-	for (n = db->nnodes; n-- > 1;) {
-		to = inc + (size_t)db->nodes[n].parent * nm;
-		from = inc + (size_t)n * nm;
-		for (m = 0; m < nm; m++)
-			to[m] = (int64_t)((uint64_t)to[m] + (uint64_t)from[m]);
-	}
+	sum_into_parents(db, inc, nm);
 	return inc;
 }
 
@@ -342,17 +352,14 @@ int64_t *
 pdb_inclusive_of(const struct pdb *db, unsigned m)
 {
 	int64_t *inc;
-	uint32_t n, p;
+	uint32_t n;
 
 	if (m >= db->nmetrics || (inc = pdbi_malloc(((size_t)db->nnodes +
 	    1) * sizeof(*inc))) == NULL)
 		return NULL;
 	for (n = 0; n < db->nnodes; n++)
 		inc[n] = pdbi_value(db, n, m);
-	for (n = db->nnodes; n-- > 1;) {
-		p = db->nodes[n].parent;
-		inc[p] = (int64_t)((uint64_t)inc[p] + (uint64_t)inc[n]);
-	}
+	sum_into_parents(db, inc, 1);
 	return inc;
 }
 

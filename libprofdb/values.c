@@ -44,10 +44,7 @@ side_key(uint32_t n, unsigned m)
 static size_t
 side_home(uint64_t key, size_t cap)
 {
-	key ^= key >> 31;
-	key *= 0x9e3779b97f4a7c15ULL;
-	key ^= key >> 29;
-	return (size_t)key & (cap - 1);
+	return (size_t)pdbi_mix64(key) & (cap - 1);
 }
 
 /* The slot of key, or of the empty slot where it would go. */

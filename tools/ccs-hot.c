@@ -523,11 +523,6 @@ enter(struct hot *h, uint32_t cc, int64_t v)
 	h->rank++;
 }
 
-/*
- * A node closes: its inclusive value goes to its parent, and its arm
- * (the node, then its best child's arm) becomes the parent's best so
- * far if it is better.  Only then is a cell made for it.
- */
 /* The arm of closing level l: the level, then its best child's arm. */
 static inline struct cell *
 arm_of(struct hot *h, const struct level *l)
@@ -541,7 +536,11 @@ arm_of(struct hot *h, const struct level *l)
 	return c;
 }
 
-/* Level l closes under its parent p: leave() but for the root. */
+/*
+ * Level l closes under its parent p (leave() but for the root): its
+ * inclusive value goes to p, and its arm becomes p's best so far if it
+ * is better.  Only then is a cell made for it.
+ */
 static inline void
 close_level(struct hot *h, struct level *l, struct level *p)
 {
