@@ -195,7 +195,7 @@ from_tree(const struct pdb *db, unsigned m, size_t ntop, struct result *res)
  *    open its stack is the open path, copied only when it closes.
  *  - The expensive arm: at its exit a node's arm is the node and the arm
  *    of its child of largest inclusive cost (the first of equals), if
- *    that is positive.  Arms are shared lists, so an open node holds its
+ *    that is positive.  Arms are linked lists, so an open node holds its
  *    best child's arm without copying it.
  *  - The costliest stacks: a heap of the n best, with their stacks.
  * The sums of the metric shown are checked as the tree builder checks
@@ -219,17 +219,33 @@ from_tree(const struct pdb *db, unsigned m, size_t ntop, struct result *res)
  * newest first: a chain's head is the deepest open level with that
  * child, since an open level that took it later lies below the others.
  */
+/*
+ * An arm is a list of cells, owned by one level or by the arm that goes
+ * on from it.  Its first cell knows its last, so that a list is freed
+ * at once, without a walk, onto the list of free cells.
+ */
 struct cell {
 	uint32_t	 cc;
-	uint32_t	 refs;
 	int64_t		 inc;
 	struct cell	*next;
+	struct cell	*tail;		/* in a list's first cell: its last */
 };
 
+#define CELL_SLAB	4096	/* cells allocated at a time */
+
+/*
+ * An open level.  Its best child's arm so far, if any, has inclusive
+ * value bestinc > 0: the list best, or, while best is NULL, the lone
+ * child bestcc.  Nearly half the nodes are leaves, whose arms are
+ * themselves alone: they need no cell until they become part of a
+ * longer arm, and the comparison with the best so far reads no cell.
+ */
 struct level {
 	uint32_t	 cc;
+	uint32_t	 bestcc;
 	int64_t		 inc;
-	struct cell	*best;		/* the arm of the best child so far */
+	int64_t		 bestinc;
+	struct cell	*best;
 };
 
 /* What a level of a merged stream weighs when it closes. */
@@ -285,6 +301,8 @@ struct hot {
 	struct stackv	 hot;
 	/* The arm of the root, at the end. */
 	struct cell	*arm, *freecells;
+	struct cell	**slab;		/* the cells, allocated in slabs */
+	size_t		 nslab, capslab, slabused;
 	int64_t		 total;
 	/* The heap of the costliest stacks: heap[0] the least of them;
 	 * room for capheap, grown up to ntop as stacks come. */
@@ -303,16 +321,13 @@ struct hot {
 	size_t		 ncc;
 };
 
-static void
+/* Free the list from c, all of it. */
+static inline void
 cell_release(struct hot *h, struct cell *c)
 {
-	struct cell *next;
-
-	while (c != NULL && --c->refs == 0) {
-		next = c->next;
-		c->next = h->freecells;
+	if (c != NULL) {
+		c->tail->next = h->freecells;
 		h->freecells = c;
-		c = next;
 	}
 }
 
@@ -321,11 +336,21 @@ cell_new(struct hot *h)
 {
 	struct cell *c;
 
-	if ((c = h->freecells) != NULL)
+	if ((c = h->freecells) != NULL) {
 		h->freecells = c->next;
-	else
-		c = xmalloc(sizeof(*c));
-	return c;
+		return c;
+	}
+	if (h->nslab == 0 || h->slabused == CELL_SLAB) {
+		if (h->nslab == h->capslab) {
+			h->capslab = h->capslab ? 2 * h->capslab : 16;
+			if ((h->slab = realloc(h->slab, h->capslab *
+			    sizeof(*h->slab))) == NULL)
+				nomem();
+		}
+		h->slab[h->nslab++] = xmalloc(CELL_SLAB * sizeof(**h->slab));
+		h->slabused = 0;
+	}
+	return &h->slab[h->nslab - 1][h->slabused++];
 }
 
 static void
@@ -502,6 +527,7 @@ open_level(struct hot *h, uint32_t cc, int64_t v)
 	l = &h->lv[h->depth++];
 	l->cc = cc;
 	l->inc = v;
+	l->bestinc = 0;
 	l->best = NULL;
 	return l;
 }
@@ -523,31 +549,46 @@ enter(struct hot *h, uint32_t cc, int64_t v)
 	h->rank++;
 }
 
-/* The arm of closing level l: the level, then its best child's arm. */
-static inline struct cell *
-arm_of(struct hot *h, const struct level *l)
+/* A list: cc, then the list next, which it takes over. */
+static struct cell *
+cell_make(struct hot *h, uint32_t cc, int64_t inc, struct cell *next)
 {
 	struct cell *c = cell_new(h);
 
-	c->cc = l->cc;
-	c->inc = l->inc;
-	c->next = l->best;	/* the level's reference passes to c */
-	c->refs = 1;
+	c->cc = cc;
+	c->inc = inc;
+	c->next = next;
+	c->tail = next != NULL ? next->tail : c;
 	return c;
+}
+
+/* The arm of closing level l: the level, then its best child's arm.  The
+ * level's reference to its best passes to the arm. */
+static inline struct cell *
+arm_of(struct hot *h, const struct level *l)
+{
+	struct cell *next = l->best;
+
+	if (next == NULL && l->bestinc > 0)
+		next = cell_make(h, l->bestcc, l->bestinc, NULL);
+	return cell_make(h, l->cc, l->inc, next);
 }
 
 /*
  * Level l closes under its parent p (leave() but for the root): its
  * inclusive value goes to p, and its arm becomes p's best so far if it
- * is better.  Only then is a cell made for it.
+ * is better (bestinc is 0 while p has none, and an arm is positive).
+ * Cells are made only for an arm longer than one level.
  */
 static inline void
 close_level(struct hot *h, struct level *l, struct level *p)
 {
 	p->inc = (int64_t)((uint64_t)p->inc + (uint64_t)l->inc);
-	if (l->inc > 0 && (p->best == NULL || l->inc > p->best->inc)) {
+	if (l->inc > p->bestinc) {
 		cell_release(h, p->best);
-		p->best = arm_of(h, l);
+		p->best = l->bestinc > 0 ? arm_of(h, l) : NULL;
+		p->bestcc = l->cc;
+		p->bestinc = l->inc;
 	} else
 		cell_release(h, l->best);
 }
@@ -574,23 +615,24 @@ leave(struct hot *h)
 /*
  * enter() and leave() for the nodes of a batch, with the state of the
  * walk in locals: through h, every store to a level or a cell would make
- * the compiler read it all again.  Stops at the end of the batch, or
- * before a node after the root closed (or the first, at depth 0), which
- * the caller takes.  Returns how many nodes it took, and in *fit whether
- * their sums (sums_add()) fit: if not, the caller finds the node and
- * fails.
+ * the compiler read it all again.  From node start, stops at the end of
+ * the batch, or before a node at depth 0 (the root, or one after it),
+ * which the caller takes.  Returns the node it stopped at, and in *fit
+ * whether the sums of those it took (sums_add()) fit: if not, the
+ * caller finds the node and fails.
  */
 static size_t
-run(struct hot *h, const struct pdb_batch *b, int *fit)
+run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 {
 	const uint32_t *restrict ccs = b->cc;
 	const size_t *restrict exits = b->exits;
-	const int64_t *v = b->values + h->m;
-	struct level *lv = h->lv, *l;
+	const int64_t *v = b->values + start * b->stride + h->m;
+	struct level *lv = h->lv, *l, *p;
 	size_t depth = h->depth, cap = h->cap, hotdepth = h->hotdepth;
-	size_t i, e, stride = b->stride;
+	size_t i, e, leaf, stride = b->stride;
 	int64_t hotv = h->hotv, x, least;
 	uint64_t rank = h->rank, r0 = h->range[0], r1 = h->range[1], bad = 0;
+	uint64_t wm;
 	int hashot = h->hashot, pending = h->pending, full;
 
 	/* A node goes into the list of the costliest if nonzero and the
@@ -601,7 +643,7 @@ run(struct hot *h, const struct pdb_batch *b, int *fit)
 	} while (0)
 	TOP_BAR();
 
-	for (i = 0; i < b->n && depth > 0; i++, v += stride) {
+	for (i = start; i < b->n && depth > 0; i++, v += stride) {
 		x = *v;
 		if (x >= 0)
 			bad |= r0 += (uint64_t)x;
@@ -617,6 +659,7 @@ run(struct hot *h, const struct pdb_batch *b, int *fit)
 			l = &lv[depth++];
 			l->cc = ccs[i];
 			l->inc = x;
+			l->bestinc = 0;
 			l->best = NULL;
 		}
 		if (!hashot || x > hotv) {
@@ -624,13 +667,43 @@ run(struct hot *h, const struct pdb_batch *b, int *fit)
 			hotv = x;
 			hotdepth = depth - 1;
 		}
-		if (x != 0 && (!full || x > least)) {
+		/* x != 0 && (!full || x > least), but testing first what
+		 * is nearly always false: zero or not is no pattern. */
+		if ((x > least && x != 0) || (!full && x < 0)) {
 			h->depth = depth;
 			top_insert(h, x, rank);
 			TOP_BAR();
 		}
 		rank++;
-		for (e = exits[i]; e > 0; e--) {
+		e = exits[i];
+		if (depth >= 2) {
+			/*
+			 * Close the node if it is a leaf, under masks: a
+			 * leaf or not is no pattern a branch predictor
+			 * learns.  Its arm is itself alone, and it has no
+			 * children's to release.
+			 */
+			leaf = e != 0;
+			l = &lv[depth - 1];
+			p = l - 1;
+			wm = 0 - (uint64_t)(leaf & (x > p->bestinc));
+			p->inc = (int64_t)((uint64_t)p->inc +
+			    ((uint64_t)x & (0 - (uint64_t)leaf)));
+			if (__builtin_expect((p->best != NULL) & (wm != 0), 0)) {
+				cell_release(h, p->best);
+				p->best = NULL;
+			}
+			p->bestcc ^= (p->bestcc ^ l->cc) & (uint32_t)wm;
+			p->bestinc = (int64_t)((uint64_t)p->bestinc ^
+			    (((uint64_t)p->bestinc ^ (uint64_t)x) & wm));
+			depth -= leaf;
+			e -= leaf;
+			if (pending && depth == hotdepth) {
+				copy_path(h, depth + 1, &h->hot);
+				pending = 0;
+			}
+		}
+		for (; e > 0; e--) {
 			/* leave(), but for the root's, which is left to it. */
 			if (depth == 1) {
 				h->depth = depth;
@@ -702,30 +775,34 @@ h_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
 {
 	struct hot *h = arg;
 	uint64_t r0, r1;
-	size_t i, e;
+	size_t i = 0, j, e;
 	int rc, fit;
 
 	*done = 0;
 	if (h->m < 0)
 		return PDB_ESTOP;
-	r0 = h->range[0];
-	r1 = h->range[1];
-	if ((i = run(h, b, &fit)) > 0 && !fit) {
-		/* Find the first node whose value does not fit. */
-		h->range[0] = r0;
-		h->range[1] = r1;
-		for (*done = 0; *done < i; ++*done)
-			if ((rc = sums_add(h, db, b->cc[*done],
-			    b->values + *done * b->stride)) != 0)
-				return rc;
-	}
-	for (; i < b->n; i++) {
+	while (i < b->n) {
+		r0 = h->range[0];
+		r1 = h->range[1];
+		if ((j = run(h, b, i, &fit)) > i && !fit) {
+			/* Find the first node whose value does not fit. */
+			h->range[0] = r0;
+			h->range[1] = r1;
+			for (*done = i; *done < j; ++*done)
+				if ((rc = sums_add(h, db, b->cc[*done],
+				    b->values + *done * b->stride)) != 0)
+					return rc;
+		}
+		if ((i = j) == b->n)
+			break;
+		/* The root, or a second root. */
 		*done = i;
 		if ((rc = h_enter(h, db, b->cc[i],
 		    b->values + i * b->stride)) != 0)
 			return rc;
 		for (e = b->exits[i]; e > 0; e--)
 			leave(h);
+		i++;
 	}
 	return 0;
 }
@@ -886,18 +963,11 @@ rereadable(const char *path, off_t *start)
 static void
 hot_free(struct hot *h)
 {
-	struct cell *k;
 	size_t i;
 
-	cell_release(h, h->arm);
-	while (h->depth > 0) {
-		h->depth--;
-		cell_release(h, h->lv[h->depth].best);
-	}
-	while ((k = h->freecells) != NULL) {
-		h->freecells = k->next;
-		free(k);
-	}
+	for (i = 0; i < h->nslab; i++)
+		free(h->slab[i]);
+	free(h->slab);
 	for (i = 0; i < h->nheap; i++)
 		free(h->heap[i].st.cc);
 	free(h->heap);

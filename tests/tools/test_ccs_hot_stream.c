@@ -232,37 +232,63 @@ same_error(const void *in, size_t len, const char *suffix, const char *opts,
 
 /* ---- a ccs-dump(5) file, as tests/formats/test_limits.c writes one ---- */
 
+/* The head of a dump with metric ticks and ncc cost centres f0, f1, ...
+ * of module M, up to its count of roots. */
+static void
+dump_head(struct enc *e, int ncc)
+{
+	char name[8];
+	int i;
+
+	enc_bytes(e, "\211CCSDUMP\r\n\032\n", 12);
+	enc_varint(e, 1);
+	enc_varint(e, 0);
+	enc_varint(e, 1);
+	enc_str(e, "ticks");
+	enc_str(e, "ticks");
+	enc_varint(e, 0);
+	enc_varint(e, 0);
+	enc_varint(e, 1);
+	enc_str(e, "M");
+	enc_varint(e, (uint64_t)ncc);
+	for (i = 0; i < ncc; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		enc_str(e, name);
+		enc_varint(e, 0);
+		enc_str(e, "");
+		enc_varint(e, 0);
+		enc_svarint(e, -1);
+	}
+}
+
+/* The end of a dump of nodes nodes, written to a temporary file. */
+static char *
+dump_end(struct enc *e, size_t nodes)
+{
+	unsigned char crc[4];
+	char *p;
+	uLong c;
+	int i;
+
+	enc_varint(e, nodes);
+	c = crc32(0L, e->b, (uInt)e->len);
+	for (i = 0; i < 4; i++)
+		crc[i] = (unsigned char)(c >> (8 * i));
+	enc_bytes(e, crc, 4);
+	p = write_temp(e->b, e->len, ".dump");
+	free(e->b);
+	return p;
+}
+
 /* A dump with metric ticks and three cost centres, whose root has n
  * children of value 1 but children at and at + 1 of value v. */
 static char *
 dump_of(size_t n, size_t at, int64_t v)
 {
 	struct enc e = { 0 };
-	unsigned char crc[4];
-	char name[8], *p;
-	uLong c;
 	size_t k;
-	int i;
 
-	enc_bytes(&e, "\211CCSDUMP\r\n\032\n", 12);
-	enc_varint(&e, 1);
-	enc_varint(&e, 0);
-	enc_varint(&e, 1);
-	enc_str(&e, "ticks");
-	enc_str(&e, "ticks");
-	enc_varint(&e, 0);
-	enc_varint(&e, 0);
-	enc_varint(&e, 1);
-	enc_str(&e, "M");
-	enc_varint(&e, 3);
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "f%d", i);
-		enc_str(&e, name);
-		enc_varint(&e, 0);
-		enc_str(&e, "");
-		enc_varint(&e, 0);
-		enc_svarint(&e, -1);
-	}
+	dump_head(&e, 3);
 	enc_varint(&e, 1);
 	enc_varint(&e, 0);
 	enc_svarint(&e, 0);
@@ -272,14 +298,63 @@ dump_of(size_t n, size_t at, int64_t v)
 		enc_svarint(&e, k == at || k == at + 1 ? v : 1);
 		enc_varint(&e, 0);
 	}
-	enc_varint(&e, n + 1);
-	c = crc32(0L, e.b, (uInt)e.len);
-	for (i = 0; i < 4; i++)
-		crc[i] = (unsigned char)(c >> (8 * i));
-	enc_bytes(&e, crc, 4);
-	p = write_temp(e.b, e.len, ".dump");
-	free(e.b);
-	return p;
+	return dump_end(&e, n + 1);
+}
+
+static uint32_t
+lcg(uint32_t *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed >> 16;
+}
+
+/* A random subtree at depth d: leaves and subtrees mixed under each
+ * node, costing about as much, with zeros and negative values. */
+static size_t
+random_subtree(struct enc *e, uint32_t *seed, int d)
+{
+	size_t nodes = 1, nch, k;
+	int64_t v;
+
+	if (d == 0)
+		nch = 4 + lcg(seed) % 5;
+	else
+		nch = d < 5 && lcg(seed) % 2 != 0 ? 1 + lcg(seed) % 3 : 0;
+	if (lcg(seed) % 4 == 0)
+		v = 0;
+	else if (nch == 0)
+		v = (int64_t)(lcg(seed) % 10) - 1;
+	else
+		v = (int64_t)(lcg(seed) % 3) - 1;
+	enc_varint(e, d == 0 ? 0 : 1 + lcg(seed) % 11);
+	enc_svarint(e, v);
+	enc_varint(e, nch);
+	for (k = 0; k < nch; k++)
+		nodes += random_subtree(e, seed, d + 1);
+	return nodes;
+}
+
+/*
+ * Arms where leaves and subtrees take turns as the best child, ties,
+ * zeros and negative costs, in a tree of random shape: the stream's
+ * answers are the tree's.
+ */
+Test(ccs_hot_stream, random_trees)
+{
+	struct enc e;
+	uint32_t seed;
+	size_t nodes;
+	char *p;
+
+	for (seed = 1; seed <= 60; seed++) {
+		memset(&e, 0, sizeof(e));
+		dump_head(&e, 12);
+		enc_varint(&e, 1);
+		nodes = random_subtree(&e, &(uint32_t){ seed }, 0);
+		p = dump_end(&e, nodes);
+		stream_is_tree(p, seed % 2 ? "--tsv -n 30" : "--tsv");
+		temp_free(p);
+	}
 }
 
 /*
