@@ -222,11 +222,14 @@ from_tree(const struct pdb *db, unsigned m, size_t ntop, struct result *res)
 /*
  * An arm is a list of cells, owned by one level or by the arm that goes
  * on from it.  Its first cell knows its last, so that a list is freed
- * at once, without a walk, onto the list of free cells.
+ * at once, without a walk, onto the list of free cells.  Most arms end
+ * in a leaf, which the last cell holds too, if leafinc is positive.
  */
 struct cell {
 	uint32_t	 cc;
+	uint32_t	 leafcc;
 	int64_t		 inc;
+	int64_t		 leafinc;	/* in the last cell */
 	struct cell	*next;
 	struct cell	*tail;		/* in a list's first cell: its last */
 };
@@ -331,7 +334,23 @@ cell_release(struct hot *h, struct cell *c)
 	}
 }
 
-static struct cell *
+/* Cells for cell_new(), a slab more. */
+static void	cell_slab(struct hot *)	__attribute__((noinline));
+
+static void
+cell_slab(struct hot *h)
+{
+	if (h->nslab == h->capslab) {
+		h->capslab = h->capslab ? 2 * h->capslab : 16;
+		if ((h->slab = realloc(h->slab, h->capslab *
+		    sizeof(*h->slab))) == NULL)
+			nomem();
+	}
+	h->slab[h->nslab++] = xmalloc(CELL_SLAB * sizeof(**h->slab));
+	h->slabused = 0;
+}
+
+static inline struct cell *
 cell_new(struct hot *h)
 {
 	struct cell *c;
@@ -340,16 +359,8 @@ cell_new(struct hot *h)
 		h->freecells = c->next;
 		return c;
 	}
-	if (h->nslab == 0 || h->slabused == CELL_SLAB) {
-		if (h->nslab == h->capslab) {
-			h->capslab = h->capslab ? 2 * h->capslab : 16;
-			if ((h->slab = realloc(h->slab, h->capslab *
-			    sizeof(*h->slab))) == NULL)
-				nomem();
-		}
-		h->slab[h->nslab++] = xmalloc(CELL_SLAB * sizeof(**h->slab));
-		h->slabused = 0;
-	}
+	if (h->nslab == 0 || h->slabused == CELL_SLAB)
+		cell_slab(h);
 	return &h->slab[h->nslab - 1][h->slabused++];
 }
 
@@ -549,29 +560,21 @@ enter(struct hot *h, uint32_t cc, int64_t v)
 	h->rank++;
 }
 
-/* A list: cc, then the list next, which it takes over. */
-static struct cell *
-cell_make(struct hot *h, uint32_t cc, int64_t inc, struct cell *next)
-{
-	struct cell *c = cell_new(h);
-
-	c->cc = cc;
-	c->inc = inc;
-	c->next = next;
-	c->tail = next != NULL ? next->tail : c;
-	return c;
-}
-
 /* The arm of closing level l: the level, then its best child's arm.  The
- * level's reference to its best passes to the arm. */
+ * level's reference to its best passes to the arm; a lone leaf goes into
+ * the cell. */
 static inline struct cell *
 arm_of(struct hot *h, const struct level *l)
 {
-	struct cell *next = l->best;
+	struct cell *c = cell_new(h);
 
-	if (next == NULL && l->bestinc > 0)
-		next = cell_make(h, l->bestcc, l->bestinc, NULL);
-	return cell_make(h, l->cc, l->inc, next);
+	c->cc = l->cc;
+	c->inc = l->inc;
+	c->next = l->best;
+	c->tail = l->best != NULL ? l->best->tail : c;
+	c->leafcc = l->bestcc;
+	c->leafinc = l->best != NULL ? 0 : l->bestinc;
+	return c;
 }
 
 /*
@@ -1044,13 +1047,17 @@ from_stream(struct tool_common *c, struct pdb *db, const char *path,
 	res->hot.v = h.hotv;
 	h.hot.cc = NULL;
 	res->total = h.total;
+	/* The cells, then the leaf the last one holds. */
 	for (res->narm = 0, k = h.arm; k != NULL; k = k->next)
 		res->narm++;
+	res->narm += h.arm != NULL && h.arm->tail->leafinc > 0;
 	res->armcc = xmalloc(res->narm * sizeof(*res->armcc));
 	res->arminc = xmalloc(res->narm * sizeof(*res->arminc));
-	for (i = 0, k = h.arm; k != NULL; k = k->next, i++) {
-		res->armcc[i] = k->cc;
-		res->arminc[i] = k->inc;
+	for (i = 0, k = h.arm; i < res->narm; i++) {
+		res->armcc[i] = k != NULL ? k->cc : h.arm->tail->leafcc;
+		res->arminc[i] = k != NULL ? k->inc : h.arm->tail->leafinc;
+		if (k != NULL)
+			k = k->next;
 	}
 	qsort(h.heap, h.nheap, sizeof(*h.heap), by_rank);
 	res->ntop = h.nheap;
