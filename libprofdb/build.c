@@ -322,11 +322,81 @@ run_checks(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 	return 0;
 }
 
+/* Room in mask and onpath for every cost centre so far. */
+static int
+project_ready(struct pdb_builder *b)
+{
+	struct pdb *db = b->db;
+	size_t old = b->nonpath;
+	int sel;
+
+	if (db->nccs == 0)
+		return PDB_OK;
+	if (selected(b, db->nccs - 1, &sel) != PDB_OK)
+		return PDB_ENOMEM;
+	if (old < db->nccs) {
+		if (pdbi_grow(&b->onpath, &b->nonpath, db->nccs,
+		    sizeof(*b->onpath)))
+			return PDB_ENOMEM;
+		memset(b->onpath + old, 0, (b->nonpath - old) *
+		    sizeof(*b->onpath));
+	}
+	return PDB_OK;
+}
+
+/*
+ * Nodes lo to hi of a raw tree projected (pdb_builder_select()), as
+ * enter() and b_exit() take them but without their checks a node, which
+ * run_end() made for the run: and a new image is made with its values,
+ * where enter() makes it with zeros and adds them.
+ */
+static int
+project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
+    size_t hi, size_t *done)
+{
+	struct pdb *db = b->db;
+	const unsigned char *mask;
+	uint32_t *path = b->path, *ccpath = b->ccpath, *onpath, cc, s, n;
+	size_t depth = b->depth, i, e;
+	const int64_t *v;
+	int rc = PDB_OK;
+
+	if (project_ready(b) != PDB_OK)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	mask = b->mask;
+	onpath = b->onpath;
+	for (i = lo; i < hi; i++) {
+		cc = bt->cc[i];
+		v = bt->values + i * bt->stride;
+		s = path[depth - 1];
+		n = s;
+		if (!mask[cc])
+			rc = add(b, n, v, 0);
+		else if (onpath[cc] > 0) {
+			if ((rc = pdbi_push_moved(db, s, cc, &n)) == PDB_OK)
+				rc = add(b, n, v, 1);
+		} else if ((rc = pdbi_child_find(db, s, cc, &n)) == PDB_OK)
+			rc = n == PDB_NONE ? pdbi_child_new(db, s, cc, v, &n) :
+			    add(b, n, v, 1);
+		if (rc != PDB_OK)
+			break;
+		ccpath[depth] = mask[cc] ? cc : PDB_NONE;
+		onpath[cc] += mask[cc];
+		path[depth++] = n;
+		for (e = bt->exits[i]; e > 0; e--)
+			if ((cc = ccpath[--depth]) != PDB_NONE)
+				onpath[cc]--;
+	}
+	b->depth = depth;
+	*done = i;
+	return rc;
+}
+
 /*
  * A batch (struct pdb_batch).  The nodes of a raw tree are made a run at
  * a time: the values a column at a time (pdbi_values_put_rows()), then
- * the links.  Anything else (the root, a projection, an error to report
- * at its node) goes one event at a time.
+ * the links; or projected (project_run()).  Anything else (the root, an
+ * error to report at its node) goes one event at a time.
  */
 static int
 b_nodes(void *arg, struct pdb *unused, const struct pdb_batch *bt,
@@ -339,7 +409,7 @@ b_nodes(void *arg, struct pdb *unused, const struct pdb_batch *bt,
 	int rc;
 
 	(void)unused;
-	if (b->mode != PDB_BUILD_RAW || b->project)
+	if (b->mode != PDB_BUILD_RAW)
 		return one_by_one(b, bt, 0, bt->n, done);
 	for (lo = 0; lo < bt->n; lo = hi) {
 		*done = lo;
@@ -351,6 +421,11 @@ b_nodes(void *arg, struct pdb *unused, const struct pdb_batch *bt,
 		}
 		if (b->checked && !run_checks(b, bt, lo, hi))
 			return one_by_one(b, bt, lo, hi, done);
+		if (b->project) {
+			if ((rc = project_run(b, bt, lo, hi, done)) != PDB_OK)
+				return rc;
+			continue;
+		}
 		k = hi - lo;
 		if (pdbi_grow(&db->nodes, &db->capnodes, db->nnodes + k,
 		    sizeof(*db->nodes)) != PDB_OK ||

@@ -254,6 +254,16 @@ void		 pdbi_index_free(struct pdb *);
  */
 int		 pdbi_push_moved(struct pdb *, uint32_t s, uint32_t cc,
 		    uint32_t *out);
+/*
+ * Case 1 and case 2 apart, for a builder that makes a child with its
+ * values at once: the child of s with cost centre cc, or PDB_NONE, into
+ * *out; and the child cc of s, which has none, made with values vals
+ * (NULL: zeros).  Both fail only for memory, with db's error set.
+ */
+int		 pdbi_child_find(struct pdb *, uint32_t s, uint32_t cc,
+		    uint32_t *out);
+int		 pdbi_child_new(struct pdb *, uint32_t s, uint32_t cc,
+		    const int64_t *vals, uint32_t *out);
 
 /*
  * Values (values.c).  pdbi_value() reads one; pdbi_value_set() stores

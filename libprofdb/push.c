@@ -180,15 +180,17 @@ find_child(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 	return PDB_OK;
 }
 
-/* Make the stack "cc on top of s", which is no child of s yet. */
+/* Make the stack "cc on top of s", which is no child of s yet, with
+ * values vals (NULL: zeros). */
 static int
-new_child(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
+new_child(struct pdb *db, uint32_t s, uint32_t cc, const int64_t *vals,
+    uint32_t *out)
 {
 	int rc, wide;
 
 	if ((wide = pdbi_is_wide(db, s)) && kid_reserve(db, 1) != PDB_OK)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	if ((rc = pdbi_node_new(db, s, cc, NULL, out)) != PDB_OK)
+	if ((rc = pdbi_node_new(db, s, cc, vals, out)) != PDB_OK)
 		return rc;
 	if (wide)
 		kid_put(db, *out);
@@ -203,7 +205,20 @@ child_of(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 
 	if ((rc = find_child(db, s, cc, out)) != PDB_OK || *out != PDB_NONE)
 		return rc;
-	return new_child(db, s, cc, out);
+	return new_child(db, s, cc, NULL, out);
+}
+
+int
+pdbi_child_find(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
+{
+	return find_child(db, s, cc, out);
+}
+
+int
+pdbi_child_new(struct pdb *db, uint32_t s, uint32_t cc, const int64_t *vals,
+    uint32_t *out)
+{
+	return new_child(db, s, cc, vals, out);
 }
 
 int
@@ -259,7 +274,7 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 	}
 	/* Case 2: cc is not on s, and no child of s has it (case 1). */
 	if (n == 0)
-		return new_child(db, s, cc, out);
+		return new_child(db, s, cc, NULL, out);
 	/* Case 3: drop the occurrence at n and rebuild above its parent. */
 	t = db->nodes[n].parent;
 	rc = PDB_OK;
