@@ -364,9 +364,18 @@ pdbi_value_set(struct pdb *db, uint32_t n, unsigned m, int64_t v)
 int
 pdbi_values_put(struct pdb *db, uint32_t n, const int64_t *vals)
 {
+	const struct pdbi_col *c = db->cols;
 	unsigned m, nm = db->nmetrics;
 	size_t more = 0;
 
+	/* The common case: every value fits its column as it is. */
+	for (m = 0; m < nm && pdbi_fits(&c[m], vals[m]); m++)
+		;
+	if (m == nm) {
+		for (m = 0; m < nm; m++)
+			pdbi_elem_put(c[m].v, c[m].size, n, vals[m]);
+		return PDB_OK;
+	}
 	for (m = 0; m < nm; m++)
 		if (room(db, m, vals[m], 0, &more) != PDB_OK)
 			return PDB_ENOMEM;
