@@ -266,6 +266,10 @@ frame_lookup(struct rd *r, const char *f, size_t n, uint32_t *cc)
 				return PDB_OK;
 			}
 		}
+	/* A name is a C string to the rest of the program. */
+	if (memchr(f, '\0', n) != NULL)
+		return pdb_seterr(r->db, PDB_EFORMAT, "%s:%llu: NUL byte in a "
+		    "frame", r->in->name, (unsigned long long)r->in->line);
 	if (pdb_buf_reserve(&r->tmp, &r->tmpcap, n + 2) != 0 ||
 	    pdb_buf_reserve(&fc->arena, &fc->acap, fc->alen + n + 1) != 0 ||
 	    ((fc->n + 1) * 2 > fc->cap && fc_grow(fc) != 0))
@@ -461,7 +465,7 @@ folded_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 		p = line;
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (*p == '\0' || *p == '#')
+		if (p == line + len || *p == '#')
 			continue;
 		/* The count follows the last blank. */
 		end = line + len;
@@ -482,7 +486,13 @@ folded_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 			*end = '\0';
 			errno = 0;
 			value = strtoll(num, &e, 10);
-			if (*num == '\0' || *e != '\0' || errno == ERANGE) {
+			if (e < end && *e == '\0') {
+				rc = pdb_seterr(db, PDB_EFORMAT,
+				    "%s:%llu: NUL byte in the count", in->name,
+				    (unsigned long long)in->line);
+				goto out;
+			}
+			if (*num == '\0' || e != end || errno == ERANGE) {
 				rc = pdb_seterr(db, PDB_EFORMAT,
 				    "%s:%llu: '%s' is not an integer count",
 				    in->name, (unsigned long long)in->line,

@@ -682,6 +682,10 @@ split_names(struct reader *r, char *line, size_t end, struct row *row)
 	size_t first, mod, modend, src, srcend, lab, i, col, pass;
 	char *d;
 
+	/* Names are C strings to the rest of the program. */
+	if (memchr(line, '\0', end) != NULL)
+		return pdb_seterr(r->db, PDB_EFORMAT, "%s:%llu: NUL byte in a "
+		    "name", r->in->name, (unsigned long long)r->lineno);
 	for (first = 0; first < end && line[first] == ' '; first++)
 		;
 	row->indent = first;

@@ -180,7 +180,9 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 		goto out;
 	}
 	if (fmt == NULL) {
-		fmt = pdb_format_probe(in->buf + in->pos, (size_t)have);
+		/* The fill may have read more: a probe scans no further. */
+		fmt = pdb_format_probe(in->buf + in->pos,
+		    have < PROBE_BYTES ? (size_t)have : PROBE_BYTES);
 		if (fmt == NULL) {
 			rc = pdb_seterr(db, PDB_EFORMAT, have == 0 ?
 			    "%s: empty file" : "%s: not a profile in any "
