@@ -67,9 +67,12 @@ $(B)/$(SONAME): $(LIB_OBJS)
 $(B)/libccsformats.a: $(FMT_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
+# --as-needed: a tool that only reads is linked without the writers that
+# need Graphviz and libxml2 (formats/registry.c), and so without those
+# libraries.
 $(B)/bin/%: $(B)/tools/%.o $(B)/tools/common.o $(B)/libccsformats.a $(B)/libprofdb.a
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) -lm
+	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(DEP_LIBS) -lm
 
 $(B)/%.pc: %.pc.in config.mk
 	@mkdir -p $(@D)

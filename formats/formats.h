@@ -91,8 +91,13 @@ extern const struct pdb_format pdb_fmt_callgrind;
 extern const struct pdb_format pdb_fmt_dot;
 extern const struct pdb_format pdb_fmt_html;
 
-/* The registry, NULL-terminated, in probing order. */
+/*
+ * The registry, pdb_nformats entries in probing order.  An entry is NULL
+ * for a writer that needs Graphviz or libxml2 in a program that does not
+ * name it: see registry.c.
+ */
 extern const struct pdb_format *const pdb_formats[];
+extern const size_t pdb_nformats;
 
 /* The format called name, or NULL. */
 const struct pdb_format *pdb_format_find(const char *name);

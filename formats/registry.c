@@ -9,6 +9,16 @@
 #include "formats.h"
 
 /*
+ * The writers that need Graphviz and libxml2 are named weakly: a
+ * program that does not name them itself (a tool that only reads) is
+ * linked without them, their entries here are NULL, and it starts
+ * without loading those libraries and the ones they need, which took
+ * two thirds of its start-up (the Makefile links with --as-needed).
+ */
+extern const struct pdb_format pdb_fmt_dot __attribute__((weak));
+extern const struct pdb_format pdb_fmt_html __attribute__((weak));
+
+/*
  * Probing order: binary formats with a magic number first (a cheap,
  * certain test), then the structured text formats, then folded stacks,
  * whose probe accepts almost any text and so must lose every tie.
@@ -24,17 +34,18 @@ const struct pdb_format *const pdb_formats[] = {
 	&pdb_fmt_speedscope,
 	&pdb_fmt_callgrind,
 	&pdb_fmt_dot,
-	&pdb_fmt_html,
-	NULL
+	&pdb_fmt_html
 };
+
+const size_t pdb_nformats = sizeof(pdb_formats) / sizeof(pdb_formats[0]);
 
 const struct pdb_format *
 pdb_format_find(const char *name)
 {
 	const struct pdb_format *const *f;
 
-	for (f = pdb_formats; *f != NULL; f++)
-		if (strcmp((*f)->name, name) == 0)
+	for (f = pdb_formats; f < pdb_formats + pdb_nformats; f++)
+		if (*f != NULL && strcmp((*f)->name, name) == 0)
 			return *f;
 	return NULL;
 }
@@ -49,8 +60,8 @@ pdb_format_guess(const char *path)
 	if ((dot = strrchr(path, '.')) == NULL)
 		return NULL;
 	n = strlen(dot);
-	for (f = pdb_formats; *f != NULL; f++) {
-		if ((*f)->write == NULL || (*f)->exts == NULL)
+	for (f = pdb_formats; f < pdb_formats + pdb_nformats; f++) {
+		if (*f == NULL || (*f)->write == NULL || (*f)->exts == NULL)
 			continue;
 		for (e = (*f)->exts; *e != '\0'; e = *end ? end + 1 : end) {
 			end = strchr(e, ',');
@@ -69,8 +80,8 @@ pdb_format_probe(const unsigned char *head, size_t len)
 	const struct pdb_format *const *f, *best = NULL;
 	int score, bestscore = 0;
 
-	for (f = pdb_formats; *f != NULL; f++) {
-		if ((*f)->read == NULL || (*f)->probe == NULL)
+	for (f = pdb_formats; f < pdb_formats + pdb_nformats; f++) {
+		if (*f == NULL || (*f)->read == NULL || (*f)->probe == NULL)
 			continue;
 		score = (*f)->probe(head, len);
 		if (score > bestscore) {

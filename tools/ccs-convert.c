@@ -10,6 +10,8 @@
 
 #include "common.h"
 
+TOOL_WRITES_ANY_FORMAT;
+
 static const char usage[] =
     "ccs-convert [-F] [--compress] [-f format] -t format [-o file] "
     "[--pgcl-version N] [file]";

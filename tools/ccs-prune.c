@@ -11,6 +11,8 @@
 
 #include "common.h"
 
+TOOL_WRITES_ANY_FORMAT;
+
 static const char usage[] =
     "ccs-prune [-v] [--min-ticks N] [--min-words N] [--min metric=N] "
     "[--min-pct P] [--exclude pat]... [-f format] [-t format] [-o file] "

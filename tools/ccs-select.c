@@ -11,6 +11,8 @@
 
 #include "common.h"
 
+TOOL_WRITES_ANY_FORMAT;
+
 static const char usage[] =
     "ccs-select [-s pat]... [-d pat]... [--select-file file] "
     "[--deselect-file file] [-f format] [-t format] [-o file] [file]";

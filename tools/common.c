@@ -147,10 +147,11 @@ list_formats(void)
 {
 	const struct pdb_format *const *f;
 
-	for (f = pdb_formats; *f != NULL; f++)
-		printf("%-10s %s%s  %s\n", (*f)->name,
-		    (*f)->read ? "r" : "-", (*f)->write ? "w" : "-",
-		    (*f)->desc);
+	for (f = pdb_formats; f < pdb_formats + pdb_nformats; f++)
+		if (*f != NULL)
+			printf("%-10s %s%s  %s\n", (*f)->name,
+			    (*f)->read ? "r" : "-", (*f)->write ? "w" : "-",
+			    (*f)->desc);
 	stdout_exit();
 }
 

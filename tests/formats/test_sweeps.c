@@ -193,8 +193,9 @@ project_and_write(struct pdb *db, const struct pdb_sel *sel)
 
 	if ((p = pdb_project_new(db, sel)) == NULL)
 		return pdb_errcode(db);
-	for (f = pdb_formats; *f != NULL && rc == PDB_OK; f++) {
-		if ((*f)->write == NULL)
+	for (f = pdb_formats; f < pdb_formats + pdb_nformats && rc == PDB_OK;
+	    f++) {
+		if (*f == NULL || (*f)->write == NULL)
 			continue;
 		cr_assert((out = open_memstream(&buf, &len)) != NULL);
 		rc = pdb_write(p, out, *f, NULL);
@@ -663,9 +664,10 @@ all_outputs(struct pdb *db, const struct pdb_sel *sel, int *rcp,
 		return NULL;
 	}
 	cr_assert((out = open_memstream(&buf, &len)) != NULL);
-	for (f = pdb_formats; *f != NULL && rc == PDB_OK; f++)
-		if ((*f)->write != NULL && (rc = pdb_write(p, out, *f,
-		    NULL)) != PDB_OK)
+	for (f = pdb_formats; f < pdb_formats + pdb_nformats && rc == PDB_OK;
+	    f++)
+		if (*f != NULL && (*f)->write != NULL && (rc = pdb_write(p,
+		    out, *f, NULL)) != PDB_OK)
 			snprintf(errbuf, sizeof(errbuf), "write %s: %s",
 			    (*f)->name, pdb_errmsg(p));
 	pdb_free(p);
