@@ -234,7 +234,13 @@ struct cell {
 	struct cell	*tail;		/* in a list's first cell: its last */
 };
 
-#define CELL_SLAB	4096	/* cells allocated at a time */
+/* Cells are allocated CELL_SLAB at a time, the slabs in a list. */
+#define CELL_SLAB	4096
+
+struct slab {
+	struct slab	*prev;
+	struct cell	 cells[CELL_SLAB];
+};
 
 /*
  * An open level.  Its best child's arm so far, if any, has inclusive
@@ -304,8 +310,8 @@ struct hot {
 	struct stackv	 hot;
 	/* The arm of the root, at the end. */
 	struct cell	*arm, *freecells;
-	struct cell	**slab;		/* the cells, allocated in slabs */
-	size_t		 nslab, capslab, slabused;
+	struct slab	*slab;		/* the newest slab */
+	size_t		 slabused;	/* its cells given out */
 	int64_t		 total;
 	/* The heap of the costliest stacks: heap[0] the least of them;
 	 * room for capheap, grown up to ntop as stacks come. */
@@ -340,13 +346,10 @@ static void	cell_slab(struct hot *)	__attribute__((noinline));
 static void
 cell_slab(struct hot *h)
 {
-	if (h->nslab == h->capslab) {
-		h->capslab = h->capslab ? 2 * h->capslab : 16;
-		if ((h->slab = realloc(h->slab, h->capslab *
-		    sizeof(*h->slab))) == NULL)
-			nomem();
-	}
-	h->slab[h->nslab++] = xmalloc(CELL_SLAB * sizeof(**h->slab));
+	struct slab *sl = xmalloc(sizeof(*sl));
+
+	sl->prev = h->slab;
+	h->slab = sl;
 	h->slabused = 0;
 }
 
@@ -359,9 +362,9 @@ cell_new(struct hot *h)
 		h->freecells = c->next;
 		return c;
 	}
-	if (h->nslab == 0 || h->slabused == CELL_SLAB)
+	if (h->slab == NULL || h->slabused == CELL_SLAB)
 		cell_slab(h);
-	return &h->slab[h->nslab - 1][h->slabused++];
+	return &h->slab->cells[h->slabused++];
 }
 
 static void
@@ -966,11 +969,13 @@ rereadable(const char *path, off_t *start)
 static void
 hot_free(struct hot *h)
 {
+	struct slab *sl;
 	size_t i;
 
-	for (i = 0; i < h->nslab; i++)
-		free(h->slab[i]);
-	free(h->slab);
+	while ((sl = h->slab) != NULL) {
+		h->slab = sl->prev;
+		free(sl);
+	}
 	for (i = 0; i < h->nheap; i++)
 		free(h->heap[i].st.cc);
 	free(h->heap);
