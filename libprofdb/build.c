@@ -346,9 +346,9 @@ project_ready(struct pdb_builder *b)
 
 /*
  * Nodes lo to hi of a raw tree projected (pdb_builder_select()), as
- * enter() and b_exit() take them but without their checks a node, which
- * run_end() made for the run: and a new image is made with its values,
- * where enter() makes it with zeros and adds them.
+ * enter() and b_exit() would take them one at a time, but with the
+ * checks that run_end() made once for the run; and a new image is made
+ * with its values, where enter() makes it with zeros and adds them.
  */
 static int
 project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,

@@ -687,7 +687,7 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 			 * Close the node if it is a leaf, under masks: a
 			 * leaf or not is no pattern a branch predictor
 			 * learns.  Its arm is itself alone, and it has no
-			 * children's to release.
+			 * children's arms to release.
 			 */
 			leaf = e != 0;
 			l = &lv[depth - 1];
