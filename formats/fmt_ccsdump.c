@@ -490,35 +490,6 @@ rd_tables(struct rd *r, uint32_t *ccbasep, uint32_t *nccp,
 }
 
 /*
- * Hand the batch, whose first node starts at buffer offset start, to
- * sink->nodes() and empty it.  When the sink fails, in->pos goes to the
- * end of the node that failed, so that the error names the offset it
- * would have with enter() and exit(): found by decoding the batch again
- * (its nodes are sound and still buffered), which saves the hot loop a
- * store a node.
- */
-static int
-rd_flush(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
-    size_t start)
-{
-	struct pdb_input *in = r->in;
-	const unsigned char *p;
-	uint64_t v;
-	size_t failed = 0, i;
-	unsigned j;
-	int rc;
-
-	if ((rc = pdb_batcher_give(bt, r->db, sink, &failed)) == 0)
-		return 0;
-	p = in->buf + start;
-	for (i = 0; i <= failed; i++)
-		for (j = 0; j < bt->nm + 2; j++)
-			(void)pdb_varint_dec(&p, &v);
-	in->pos = (size_t)(p - in->buf);
-	return rc;
-}
-
-/*
  * The hot loop for a sink that takes batches: decode nodes straight into
  * the batch while each is surely buffered and sound, with the exits that
  * follow each.  Stops, with the batch flushed, when the tree is done or
@@ -544,7 +515,7 @@ rd_batch(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
 	int rc = 0;
 
 	if (in->len - in->pos < room)
-		return rd_flush(r, sink, bt, start);
+		return pdb_batcher_flush(bt, in, r->db, sink, start);
 	end -= room;
 	p = buf + in->pos;
 	while (lv[depth - 1].rem > 0 && p <= end) {
@@ -572,7 +543,8 @@ rd_batch(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
 			bt->n = n;
 			ts->nodes += n;
 			n = 0;
-			if ((rc = rd_flush(r, sink, bt, start)) != 0)
+			if ((rc = pdb_batcher_flush(bt, in, r->db, sink,
+			    start)) != 0)
 				return rc;
 			start = (size_t)(p - buf);
 		}
@@ -582,7 +554,7 @@ rd_batch(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
 	ts->n = depth;
 	in->pos = (size_t)(p - buf);
 	if (rc == 0)
-		rc = rd_flush(r, sink, bt, start);
+		rc = pdb_batcher_flush(bt, in, r->db, sink, start);
 	return rc;
 }
 

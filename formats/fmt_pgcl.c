@@ -257,12 +257,12 @@ fill_batch(struct pdb_input *in, const struct tree *t, struct pdb_batcher *bt,
 	const unsigned char *buf = in->buf, *end = buf + in->len, *p, *q;
 	struct pdb_level *lv = st->lv;
 	uint64_t *x, e;
-	size_t depth = st->n, n = bt->n;
+	size_t depth = st->n, n = 0, start = in->pos;
 	uint32_t ncc = t->ncc, ccbase = t->ccbase;
 	int rc = 0;
 
 	if (in->len - in->pos < NODE_MAX)
-		return pdb_batcher_flush(bt, in, t->db, t->sink);
+		return pdb_batcher_flush(bt, in, t->db, t->sink, start);
 	end -= NODE_MAX;
 	p = buf + in->pos;
 	while (lv[depth - 1].rem > 0 && p <= end) {
@@ -291,21 +291,21 @@ fill_batch(struct pdb_input *in, const struct tree *t, struct pdb_batcher *bt,
 		depth += 1 - e;
 		bt->cc[n] = ccbase + (uint32_t)(x[0] - 1);
 		bt->exits[n] = e;
-		bt->end[n] = (size_t)(p - buf);
 		if (++n == PDB_BATCH_MAX) {
 			bt->n = n;
 			n = 0;
 			in->pos = (size_t)(p - buf);
-			if ((rc = pdb_batcher_flush(bt, in, t->db,
-			    t->sink)) != 0)
+			if ((rc = pdb_batcher_flush(bt, in, t->db, t->sink,
+			    start)) != 0)
 				return rc;
+			start = in->pos;
 		}
 	}
 	bt->n = n;
 	st->n = depth;
 	in->pos = (size_t)(p - buf);
 	if (rc == 0)
-		rc = pdb_batcher_flush(bt, in, t->db, t->sink);
+		rc = pdb_batcher_flush(bt, in, t->db, t->sink, start);
 	return rc;
 }
 

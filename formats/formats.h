@@ -98,6 +98,15 @@ extern const struct pdb_format pdb_fmt_html;
  */
 extern const struct pdb_format *const pdb_formats[];
 extern const size_t pdb_nformats;
+/*
+ * A program that writes a format named at run time (a tool's -t, or the
+ * extension of its -o; the tests and the fuzzers) names those writers
+ * with this, once, at file scope.
+ */
+#define PDB_FORMATS_EVERY_WRITER					\
+	const struct pdb_format *const pdb_formats_every_writer[] = {	\
+		&pdb_fmt_dot, &pdb_fmt_html				\
+	}
 
 /* The format called name, or NULL. */
 const struct pdb_format *pdb_format_find(const char *name);
@@ -402,7 +411,6 @@ struct pdb_batcher {
 	unsigned	 nm;
 	uint32_t	 cc[PDB_BATCH_MAX];
 	size_t		 exits[PDB_BATCH_MAX];
-	size_t		 end[PDB_BATCH_MAX];	/* in->pos after each node */
 	uint64_t	*raw;			/* PDB_BATCH_MAX * (nm + 2) */
 	uint32_t	 skip;		/* slots the sink does not read */
 };
@@ -417,16 +425,15 @@ void		 pdb_batcher_columns(struct pdb_batcher *, struct pdb *,
 		    const struct pdb_sink *);
 void		 pdb_batcher_free(struct pdb_batcher *);
 /*
- * Hand the batch to sink->nodes() and empty it.  When the sink fails,
- * in->pos goes back to the end of the node that failed, so that the
- * error names the offset it would have with enter() and exit().
+ * Hand the batch, whose first node starts at buffer offset start, to
+ * sink->nodes() and empty it.  A node is nm + 2 varints.  When the sink
+ * fails, in->pos goes to the end of the node that failed, so that the
+ * error names the offset it would have with enter() and exit(): found
+ * by decoding the batch again, which spares the readers' hot loops a
+ * store a node.
  */
 int		 pdb_batcher_flush(struct pdb_batcher *, struct pdb_input *,
-		    struct pdb *, const struct pdb_sink *);
-/* The same without end[]: *failed gets the batch's node that failed
- * (when the sink fails), for the reader to find its end. */
-int		 pdb_batcher_give(struct pdb_batcher *, struct pdb *,
-		    const struct pdb_sink *, size_t *failed);
+		    struct pdb *, const struct pdb_sink *, size_t start);
 
 /* zlib's crc32(), faster where the CPU multiplies polynomials (crc32.c). */
 uint32_t	 pdb_crc32(uint32_t crc, const unsigned char *, size_t len);

@@ -293,11 +293,14 @@ pdb_batcher_free(struct pdb_batcher *bt)
 }
 
 int
-pdb_batcher_give(struct pdb_batcher *bt, struct pdb *db,
-    const struct pdb_sink *sink, size_t *failed)
+pdb_batcher_flush(struct pdb_batcher *bt, struct pdb_input *in,
+    struct pdb *db, const struct pdb_sink *sink, size_t start)
 {
 	struct pdb_batch b;
-	size_t done = 0;
+	const unsigned char *p;
+	uint64_t v;
+	size_t done = 0, i;
+	unsigned j;
 	int rc;
 
 	if (bt->n == 0)
@@ -308,20 +311,16 @@ pdb_batcher_give(struct pdb_batcher *bt, struct pdb *db,
 	b.stride = (size_t)bt->nm + 2;
 	b.exits = bt->exits;
 	bt->n = 0;
-	if ((rc = sink->nodes(sink->arg, db, &b, &done)) != 0)
-		*failed = done < b.n ? done : b.n - 1;
-	return rc;
-}
-
-int
-pdb_batcher_flush(struct pdb_batcher *bt, struct pdb_input *in,
-    struct pdb *db, const struct pdb_sink *sink)
-{
-	size_t failed = 0;
-	int rc;
-
-	if ((rc = pdb_batcher_give(bt, db, sink, &failed)) != 0)
-		in->pos = bt->end[failed];
+	if ((rc = sink->nodes(sink->arg, db, &b, &done)) == 0)
+		return 0;
+	/* The nodes are sound and still buffered: decode them again. */
+	if (done >= b.n)
+		done = b.n - 1;
+	p = in->buf + start;
+	for (i = 0; i <= done; i++)
+		for (j = 0; j < bt->nm + 2; j++)
+			(void)pdb_varint_dec(&p, &v);
+	in->pos = (size_t)(p - in->buf);
 	return rc;
 }
 

@@ -59,15 +59,18 @@ on_path(const struct pdb_builder *b, uint32_t cc)
 	return cc < b->nonpath && b->onpath[cc] > 0;
 }
 
-/* Whether cc is selected; the mask grows with the cost centres. */
+/*
+ * Room in mask (whether each is selected) and onpath for every cost
+ * centre so far: they grow with the cost centres.
+ */
 static int
-selected(struct pdb_builder *b, uint32_t cc, int *sel)
+ccs_ready(struct pdb_builder *b)
 {
 	struct pdb *db = b->db;
 	unsigned char *mask;
-	size_t i;
+	size_t i, old = b->nonpath;
 
-	if (cc >= b->nmask) {
+	if (b->nmask < db->nccs) {
 		if ((mask = pdbi_realloc(b->mask, db->nccs)) == NULL)
 			return PDB_ENOMEM;
 		for (i = b->nmask; i < db->nccs; i++)
@@ -76,6 +79,22 @@ selected(struct pdb_builder *b, uint32_t cc, int *sel)
 		b->mask = mask;
 		b->nmask = db->nccs;
 	}
+	if (old < db->nccs) {
+		if (pdbi_grow(&b->onpath, &b->nonpath, db->nccs,
+		    sizeof(*b->onpath)))
+			return PDB_ENOMEM;
+		memset(b->onpath + old, 0, (b->nonpath - old) *
+		    sizeof(*b->onpath));
+	}
+	return PDB_OK;
+}
+
+/* Whether cc is selected. */
+static int
+selected(struct pdb_builder *b, uint32_t cc, int *sel)
+{
+	if (cc >= b->nmask && ccs_ready(b) != PDB_OK)
+		return PDB_ENOMEM;
 	*sel = b->mask[cc];
 	return PDB_OK;
 }
@@ -210,16 +229,8 @@ enter(struct pdb_builder *b, uint32_t cc, const int64_t *values)
 	    pdbi_grow(&b->ccpath, &b->capcc, b->depth + 1, sizeof(*b->ccpath)))
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	if (counted != PDB_NONE) {
-		if (cc >= b->nonpath) {
-			size_t old = b->nonpath, want = (size_t)db->nccs;
-
-			if (pdbi_grow(&b->onpath, &b->nonpath, want,
-			    sizeof(*b->onpath)))
-				return pdb_seterr(db, PDB_ENOMEM,
-				    "out of memory");
-			memset(b->onpath + old, 0,
-			    (b->nonpath - old) * sizeof(*b->onpath));
-		}
+		if (cc >= b->nonpath && ccs_ready(b) != PDB_OK)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 		b->onpath[cc]++;
 	}
 	b->ccpath[b->depth] = counted;
@@ -322,28 +333,6 @@ run_checks(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 	return 0;
 }
 
-/* Room in mask and onpath for every cost centre so far. */
-static int
-project_ready(struct pdb_builder *b)
-{
-	struct pdb *db = b->db;
-	size_t old = b->nonpath;
-	int sel;
-
-	if (db->nccs == 0)
-		return PDB_OK;
-	if (selected(b, db->nccs - 1, &sel) != PDB_OK)
-		return PDB_ENOMEM;
-	if (old < db->nccs) {
-		if (pdbi_grow(&b->onpath, &b->nonpath, db->nccs,
-		    sizeof(*b->onpath)))
-			return PDB_ENOMEM;
-		memset(b->onpath + old, 0, (b->nonpath - old) *
-		    sizeof(*b->onpath));
-	}
-	return PDB_OK;
-}
-
 /*
  * Nodes lo to hi of a raw tree projected (pdb_builder_select()), as
  * enter() and b_exit() would take them one at a time, but with the
@@ -361,7 +350,7 @@ project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 	const int64_t *v;
 	int rc = PDB_OK;
 
-	if (project_ready(b) != PDB_OK)
+	if (ccs_ready(b) != PDB_OK)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	mask = b->mask;
 	onpath = b->onpath;

@@ -151,8 +151,8 @@ make_wide(struct pdb *db, uint32_t s, size_t nkids)
  * the child list while it is short, else from kids, making s wide when
  * the list turns out to be long.  Fails only for memory.
  */
-static int
-find_child(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
+int
+pdbi_child_find(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 {
 	const struct pdbi_node *nodes = db->nodes;
 	uint32_t last = nodes[s].last_child, c = last, found = PDB_NONE;
@@ -182,8 +182,8 @@ find_child(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 
 /* Make the stack "cc on top of s", which is no child of s yet, with
  * values vals (NULL: zeros). */
-static int
-new_child(struct pdb *db, uint32_t s, uint32_t cc, const int64_t *vals,
+int
+pdbi_child_new(struct pdb *db, uint32_t s, uint32_t cc, const int64_t *vals,
     uint32_t *out)
 {
 	int rc, wide;
@@ -203,22 +203,10 @@ child_of(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 {
 	int rc;
 
-	if ((rc = find_child(db, s, cc, out)) != PDB_OK || *out != PDB_NONE)
+	if ((rc = pdbi_child_find(db, s, cc, out)) != PDB_OK ||
+	    *out != PDB_NONE)
 		return rc;
-	return new_child(db, s, cc, NULL, out);
-}
-
-int
-pdbi_child_find(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
-{
-	return find_child(db, s, cc, out);
-}
-
-int
-pdbi_child_new(struct pdb *db, uint32_t s, uint32_t cc, const int64_t *vals,
-    uint32_t *out)
-{
-	return new_child(db, s, cc, vals, out);
+	return pdbi_child_new(db, s, cc, NULL, out);
 }
 
 int
@@ -274,7 +262,7 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 	}
 	/* Case 2: cc is not on s, and no child of s has it (case 1). */
 	if (n == 0)
-		return new_child(db, s, cc, NULL, out);
+		return pdbi_child_new(db, s, cc, NULL, out);
 	/* Case 3: drop the occurrence at n and rebuild above its parent. */
 	t = db->nodes[n].parent;
 	rc = PDB_OK;
@@ -307,7 +295,8 @@ pdb_push(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 	if (s >= db->nnodes || cc >= db->nccs)
 		return pdb_seterr(db, PDB_EINVAL, "pdb_push: bad argument");
 	/* Case 1: pushed before. */
-	if ((rc = find_child(db, s, cc, out)) != PDB_OK || *out != PDB_NONE)
+	if ((rc = pdbi_child_find(db, s, cc, out)) != PDB_OK ||
+	    *out != PDB_NONE)
 		return rc;
 	return pdbi_push_moved(db, s, cc, out);
 }

@@ -10,7 +10,7 @@
 
 #include "common.h"
 
-TOOL_WRITES_ANY_FORMAT;
+PDB_FORMATS_EVERY_WRITER;
 
 static const char usage[] =
     "ccs-convert [-F] [--compress] [-f format] -t format [-o file] "

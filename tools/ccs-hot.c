@@ -527,6 +527,16 @@ top_insert(struct hot *h, int64_t v, uint64_t rank)
 	}
 }
 
+/* A level for cost centre cc, of own value v, without children yet. */
+static inline void
+level_init(struct level *l, uint32_t cc, int64_t v)
+{
+	l->cc = cc;
+	l->inc = v;
+	l->bestinc = 0;
+	l->best = NULL;
+}
+
 /* Open a level for cost centre cc, of own value v. */
 static inline struct level *
 open_level(struct hot *h, uint32_t cc, int64_t v)
@@ -539,10 +549,7 @@ open_level(struct hot *h, uint32_t cc, int64_t v)
 			nomem();
 	}
 	l = &h->lv[h->depth++];
-	l->cc = cc;
-	l->inc = v;
-	l->bestinc = 0;
-	l->best = NULL;
+	level_init(l, cc, v);
 	return l;
 }
 
@@ -662,11 +669,7 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 			cap = h->cap;
 			depth++;
 		} else {
-			l = &lv[depth++];
-			l->cc = ccs[i];
-			l->inc = x;
-			l->bestinc = 0;
-			l->best = NULL;
+			level_init(&lv[depth++], ccs[i], x);
 		}
 		if (!hashot || x > hotv) {
 			hashot = pending = 1;
@@ -1058,11 +1061,13 @@ from_stream(struct tool_common *c, struct pdb *db, const char *path,
 	res->narm += h.arm != NULL && h.arm->tail->leafinc > 0;
 	res->armcc = xmalloc(res->narm * sizeof(*res->armcc));
 	res->arminc = xmalloc(res->narm * sizeof(*res->arminc));
-	for (i = 0, k = h.arm; i < res->narm; i++) {
-		res->armcc[i] = k != NULL ? k->cc : h.arm->tail->leafcc;
-		res->arminc[i] = k != NULL ? k->inc : h.arm->tail->leafinc;
-		if (k != NULL)
-			k = k->next;
+	for (i = 0, k = h.arm; k != NULL; k = k->next, i++) {
+		res->armcc[i] = k->cc;
+		res->arminc[i] = k->inc;
+	}
+	if (i < res->narm) {
+		res->armcc[i] = h.arm->tail->leafcc;
+		res->arminc[i] = h.arm->tail->leafinc;
 	}
 	qsort(h.heap, h.nheap, sizeof(*h.heap), by_rank);
 	res->ntop = h.nheap;

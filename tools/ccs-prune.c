@@ -11,7 +11,7 @@
 
 #include "common.h"
 
-TOOL_WRITES_ANY_FORMAT;
+PDB_FORMATS_EVERY_WRITER;
 
 static const char usage[] =
     "ccs-prune [-v] [--min-ticks N] [--min-words N] [--min metric=N] "

@@ -32,18 +32,6 @@
 
 extern const char *tool_progname;
 
-/*
- * The writers that need Graphviz and libxml2 are in the format table
- * only in the programs that name them (formats/registry.c): a tool that
- * only reads starts without loading those libraries.  A tool that
- * writes a format named at run time (-t, or the extension of -o) names
- * them with this, at file scope.
- */
-#define TOOL_WRITES_ANY_FORMAT						\
-	const struct pdb_format *const tool_any_format[] = {		\
-		&pdb_fmt_dot, &pdb_fmt_html				\
-	}
-
 /* Long-option codes above any short option. */
 enum {
 	OPT_HELP = 1000,

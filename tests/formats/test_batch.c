@@ -390,6 +390,14 @@ Test(batch, overflow_names_the_same_node, .timeout = 120)
 		same_both_ways(p, NULL, PDB_EFORMAT);
 		unlink(p);
 		free(p);
+		/* The same in pgcl, whose values are unsigned. */
+		n = random_tree(200 + k, 5000, 6, 0, t);
+		t[at / 2].v[k] = INT64_MAX - 5;
+		t[at].v[k] = INT64_MAX / 2 + 9;
+		p = pgcl_file(t, n);
+		same_both_ways(p, NULL, PDB_EFORMAT);
+		unlink(p);
+		free(p);
 	}
 }
 

@@ -31,11 +31,8 @@ struct stopper {
 	int		 rc, stopped;
 };
 
-/* Every writer in the format table, which names some of them weakly
- * (formats/registry.c): the tests and the fuzzers write them all. */
-const struct pdb_format *const fuzz_every_writer[] = {
-	&pdb_fmt_dot, &pdb_fmt_html
-};
+/* The tests and the fuzzers write every format (formats.h). */
+PDB_FORMATS_EVERY_WRITER;
 
 static int	 st_event(struct stopper *);
 static int	 st_begin(void *, struct pdb *);
