@@ -23,107 +23,124 @@
 
 #define MEMO_BITS	12	/* 4096 entries, 48 KB */
 
-static uint64_t
-index_key(uint32_t stack, uint32_t cc)
-{
-	return (uint64_t)stack << 32 | cc;
-}
-
-static uint64_t
-kid_hash(uint32_t parent, uint32_t cc)
-{
-	return pdbi_mix64(index_key(parent, cc));
-}
-
-/* The slot from the low bits of the hash, the tag from the high ones. */
+/* The slot of a cost centre in a table of mask + 1 slots. */
 static size_t
-kid_slot(uint32_t parent, uint32_t cc, size_t cap)
+slot_of(uint32_t cc, uint32_t mask)
 {
-	return (size_t)kid_hash(parent, cc) & (cap - 1);
+	return (size_t)((cc * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
 }
 
+/* The table of wide stack s in kids, or the empty entry where it would
+ * go.  The last one found is asked for again most of the time. */
 static uint32_t
-kid_tag(uint64_t h)
+tab_where(struct pdb *db, uint32_t s)
 {
-	return (uint32_t)(h >> 32);
-}
-
-/* The slot of the child of s with cost centre cc, or of the empty slot
- * where it would go. */
-static size_t
-kid_where(const struct pdb *db, uint32_t s, uint32_t cc)
-{
-	uint64_t h = kid_hash(s, cc);
-	uint32_t tag = kid_tag(h), n;
 	size_t i, mask = db->kidcap - 1;
 
-	for (i = (size_t)h & mask; (n = db->kids[i].node) != PDB_NONE;
-	    i = (i + 1) & mask)
-		if (db->kids[i].tag == tag && db->nodes[n].parent == s &&
-		    db->nodes[n].cc == cc)
-			break;
-	return i;
+	if (db->kids[db->kidlast].stack == s)
+		return db->kidlast;
+	for (i = (size_t)pdbi_mix64(s) & mask; db->kids[i].stack != s &&
+	    db->kids[i].stack != PDB_NONE; i = (i + 1) & mask)
+		;
+	return (uint32_t)i;
+}
+
+/* The slot of cc in table t, or of the empty slot where it would go. */
+static struct pdbi_kidslot *
+slot_where(const struct pdbi_kidtab *t, uint32_t cc)
+{
+	size_t i;
+
+	for (i = slot_of(cc, t->mask); t->slot[i].node != PDB_NONE &&
+	    t->slot[i].cc != cc; i = (i + 1) & t->mask)
+		;
+	return &t->slot[i];
 }
 
 /* The child of wide stack s with cost centre cc, or PDB_NONE. */
 static uint32_t
-kid_find(const struct pdb *db, uint32_t s, uint32_t cc)
+kid_find(struct pdb *db, uint32_t s, uint32_t cc)
 {
-	return db->kids[kid_where(db, s, cc)].node;
+	db->kidlast = tab_where(db, s);
+	return slot_where(&db->kids[db->kidlast], cc)->node;
 }
 
-/* Make room in kids for more entries. */
+/* Make room in table t for one more child. */
 static int
-kid_reserve(struct pdb *db, size_t more)
+tab_reserve(struct pdbi_kidtab *t)
 {
-	struct pdbi_kid *t;
-	uint32_t k;
-	size_t i, j, cap;
+	struct pdbi_kidslot *slot, *old = t->slot, *e;
+	size_t cap = (size_t)t->mask + 1, i;
 
-	if ((db->nkids + more) * 4 <= db->kidcap * 3)
+	if (old != NULL && ((size_t)t->n + 1) * 4 <= cap * 3)
 		return PDB_OK;
-	for (cap = db->kidcap ? db->kidcap * 2 : 1024;
-	    (db->nkids + more) * 4 > cap * 3; cap *= 2)
-		if (cap > SIZE_MAX / 16)
-			return PDB_ENOMEM;
-	if ((t = pdbi_malloc(cap * sizeof(*t))) == NULL)
+	cap = old != NULL ? 2 * cap : 16;
+	if (cap > UINT32_MAX || (slot = pdbi_malloc(cap *
+	    sizeof(*slot))) == NULL)
 		return PDB_ENOMEM;
 	for (i = 0; i < cap; i++)
-		t[i].node = PDB_NONE;
-	for (i = 0; i < db->kidcap; i++) {
-		if ((k = db->kids[i].node) == PDB_NONE)
-			continue;
-		for (j = kid_slot(db->nodes[k].parent, db->nodes[k].cc, cap);
-		    t[j].node != PDB_NONE; j = (j + 1) & (cap - 1))
-			;
-		t[j] = db->kids[i];
-	}
-	free(db->kids);
-	db->kids = t;
-	db->kidcap = cap;
+		slot[i].node = PDB_NONE;
+	t->slot = slot;
+	t->mask = (uint32_t)(cap - 1);
+	for (i = 0; old != NULL && i < (cap / 2); i++)
+		if (old[i].node != PDB_NONE) {
+			e = slot_where(t, old[i].cc);
+			*e = old[i];
+		}
+	free(old);
 	return PDB_OK;
 }
 
-/* Enter node n under its (parent, cc), where there is room, replacing an
- * earlier sibling of the same cost centre (a raw tree may have two). */
+/* Enter node n in table t, which has room, replacing an earlier sibling
+ * of the same cost centre (a raw tree may have two). */
 static void
-kid_put(struct pdb *db, uint32_t n)
+kid_put(struct pdbi_kidtab *t, uint32_t n, uint32_t cc)
 {
-	uint32_t p = db->nodes[n].parent, cc = db->nodes[n].cc;
-	size_t i = kid_where(db, p, cc);
+	struct pdbi_kidslot *e = slot_where(t, cc);
 
-	if (db->kids[i].node == PDB_NONE)
-		db->nkids++;
-	db->kids[i].node = n;
-	db->kids[i].tag = kid_tag(kid_hash(p, cc));
+	if (e->node == PDB_NONE)
+		t->n++;
+	e->cc = cc;
+	e->node = n;
 }
 
-/* Make s wide: its nkids children go into kids. */
+/* Make room in kids for one more table. */
 static int
-make_wide(struct pdb *db, uint32_t s, size_t nkids)
+kids_reserve(struct pdb *db)
+{
+	struct pdbi_kidtab *t, *old = db->kids;
+	size_t cap = db->kidcap, i, j;
+
+	if ((db->nkids + 1) * 2 <= cap)
+		return PDB_OK;
+	cap = cap ? 2 * cap : 256;
+	if (cap > SIZE_MAX / sizeof(*t) || (t = pdbi_malloc(cap *
+	    sizeof(*t))) == NULL)
+		return PDB_ENOMEM;
+	for (i = 0; i < cap; i++)
+		t[i].stack = PDB_NONE;
+	for (i = 0; i < db->kidcap; i++) {
+		if (old[i].stack == PDB_NONE)
+			continue;
+		for (j = (size_t)pdbi_mix64(old[i].stack) & (cap - 1);
+		    t[j].stack != PDB_NONE; j = (j + 1) & (cap - 1))
+			;
+		t[j] = old[i];
+	}
+	free(old);
+	db->kids = t;
+	db->kidcap = cap;
+	db->kidlast = 0;
+	return PDB_OK;
+}
+
+/* Make s wide: its children go into a table of its own. */
+static int
+make_wide(struct pdb *db, uint32_t s)
 {
 	size_t need = (size_t)s / 64 + 1, cap = db->nwide;
 	uint32_t c, last = db->nodes[s].last_child;
+	struct pdbi_kidtab *t;
 	uint64_t *w;
 
 	if (need > cap) {
@@ -135,13 +152,24 @@ make_wide(struct pdb *db, uint32_t s, size_t nkids)
 		db->wide = w;
 		db->nwide = cap;
 	}
-	if (kid_reserve(db, nkids) != PDB_OK)
+	if (kids_reserve(db) != PDB_OK)
 		return PDB_ENOMEM;
+	db->kidlast = tab_where(db, s);
+	t = &db->kids[db->kidlast];
+	t->n = t->mask = 0;
+	t->slot = NULL;
 	c = last;
 	do {
 		c = db->nodes[c].next;
-		kid_put(db, c);
+		if (tab_reserve(t) != PDB_OK) {
+			free(t->slot);
+			return PDB_ENOMEM;
+		}
+		kid_put(t, c, db->nodes[c].cc);
 	} while (c != last);
+	/* Entered last, so that a failure above leaves kids as it was. */
+	t->stack = s;
+	db->nkids++;
 	db->wide[s / 64] |= (uint64_t)1 << (s % 64);
 	return PDB_OK;
 }
@@ -156,7 +184,7 @@ pdbi_child_find(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 {
 	const struct pdbi_node *nodes = db->nodes;
 	uint32_t last = nodes[s].last_child, c = last, found = PDB_NONE;
-	size_t k = 0;
+	unsigned k = 0;
 
 	if (pdbi_is_wide(db, s)) {
 		*out = kid_find(db, s, cc);
@@ -165,8 +193,7 @@ pdbi_child_find(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 	if (last != PDB_NONE)
 		do {
 			if (k++ == PDBI_SCAN) {
-				k = pdb_node_child_count(db, s);
-				if (make_wide(db, s, k) != PDB_OK)
+				if (make_wide(db, s) != PDB_OK)
 					return pdb_seterr(db, PDB_ENOMEM,
 					    "out of memory");
 				*out = kid_find(db, s, cc);
@@ -186,14 +213,19 @@ int
 pdbi_child_new(struct pdb *db, uint32_t s, uint32_t cc, const int64_t *vals,
     uint32_t *out)
 {
-	int rc, wide;
+	struct pdbi_kidtab *t = NULL;
+	int rc;
 
-	if ((wide = pdbi_is_wide(db, s)) && kid_reserve(db, 1) != PDB_OK)
-		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	if (pdbi_is_wide(db, s)) {
+		db->kidlast = tab_where(db, s);
+		t = &db->kids[db->kidlast];
+		if (tab_reserve(t) != PDB_OK)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	}
 	if ((rc = pdbi_node_new(db, s, cc, vals, out)) != PDB_OK)
 		return rc;
-	if (wide)
-		kid_put(db, *out);
+	if (t != NULL)
+		kid_put(t, *out, cc);
 	return PDB_OK;
 }
 
@@ -220,6 +252,11 @@ pdb_child_get(struct pdb *db, uint32_t parent, uint32_t cc, uint32_t *out)
 void
 pdbi_index_free(struct pdb *db)
 {
+	size_t i;
+
+	for (i = 0; i < db->kidcap; i++)
+		if (db->kids[i].stack != PDB_NONE)
+			free(db->kids[i].slot);
 	free(db->kids);
 	free(db->wide);
 	free(db->memo);
@@ -229,12 +266,15 @@ pdbi_index_free(struct pdb *db)
 	db->memo = NULL;
 	db->pushpath = NULL;
 	db->kidcap = db->nkids = db->nwide = db->pushcap = 0;
+	db->kidlast = 0;
 }
 
 static struct pdbi_memo *
 memo_slot(const struct pdb *db, uint32_t s, uint32_t cc)
 {
-	return &db->memo[kid_slot(s, cc, (size_t)1 << MEMO_BITS)];
+	uint64_t h = pdbi_mix64((uint64_t)s << 32 | cc);
+
+	return &db->memo[h & (((size_t)1 << MEMO_BITS) - 1)];
 }
 
 /* Cases 2 and 3 of pdb_push(): cc is no child of s. */

@@ -193,6 +193,7 @@ pdbi_tree_swap(struct pdb *a, struct pdb *b)
 	SWAP(kids);
 	SWAP(kidcap);
 	SWAP(nkids);
+	SWAP(kidlast);
 	SWAP(wide);
 	SWAP(nwide);
 	SWAP(memo);
