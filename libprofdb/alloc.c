@@ -5,12 +5,8 @@
  * Allocation wrappers.  Every allocation in libprofdb goes through here so
  * that tests can make the n-th one fail (pdb_test_fail_alloc_at).
  */
-#include <sys/mman.h>
-
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "pdb_int.h"
 
@@ -35,59 +31,20 @@ should_fail(void)
 	return ++alloc_count == alloc_fail_at;
 }
 
-/*
- * Big arrays (nodes, value columns) are asked to be backed by huge
- * pages where the system leaves that to the program (Linux's
- * transparent huge pages in "madvise" mode).  Filling 400 MB of nodes in
- * 4 KB pages took 100,000 page faults, a fifth of ccs-select's time.
- * The advice covers the block's whole pages: a big block is a mapping
- * of its own, and advice on part of it would split the mapping, which
- * realloc() could then no longer grow in place.
- */
-#define HUGE_MIN	((size_t)8 << 20)
-
-static void
-huge_pages(void *p, size_t n)
-{
-#ifdef MADV_HUGEPAGE
-	static uintptr_t pagesize;
-	uintptr_t lo, hi;
-
-	if (p == NULL || n < HUGE_MIN)
-		return;
-	if (pagesize == 0)
-		pagesize = (uintptr_t)sysconf(_SC_PAGESIZE);
-	lo = (uintptr_t)p & ~(pagesize - 1);
-	hi = ((uintptr_t)p + n + pagesize - 1) & ~(pagesize - 1);
-	(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#else
-	(void)p;
-	(void)n;
-#endif
-}
-
 void *
 pdbi_malloc(size_t n)
 {
-	void *p;
-
 	if (should_fail())
 		return NULL;
-	huge_pages(p = malloc(n ? n : 1), n);
-	return p;
+	return malloc(n ? n : 1);
 }
 
 void *
 pdbi_calloc(size_t n, size_t sz)
 {
-	void *p;
-
 	if (should_fail())
 		return NULL;
-	p = calloc(n ? n : 1, sz ? sz : 1);
-	if (p != NULL && sz != 0 && n <= SIZE_MAX / sz)
-		huge_pages(p, n * sz);
-	return p;
+	return calloc(n ? n : 1, sz ? sz : 1);
 }
 
 void *
@@ -95,8 +52,7 @@ pdbi_realloc(void *p, size_t n)
 {
 	if (should_fail())
 		return NULL;
-	huge_pages(p = realloc(p, n ? n : 1), n);
-	return p;
+	return realloc(p, n ? n : 1);
 }
 
 char *
