@@ -828,35 +828,73 @@ w_string(struct wr *w, const char *s)
 
 /*
  * The tree, a batch of rows at a time (pdb_rows_next()), each node
- * straight into the buffer, which is made to have room for the node's
- * varints first.  w_rows() is inlined once per varint encoder.  Fails
- * only for memory.
+ * straight into the buffer: as many nodes at a time as the buffer has
+ * room for at their longest, with no test a node.  w_rows() is inlined
+ * once per varint encoder, and w_nodes() once per common number of
+ * metrics, for which the loop over the values unrolls.  Fails only for
+ * memory.
  */
 _Static_assert(10 * (PDB_METRICS_MAX + 2) <= CHUNK,
     "a node's varints fit in the write buffer");
 
 typedef unsigned char *put_fn(unsigned char *, uint64_t);
 
+/* Rows i to end of r at p, nm values each; returns the end. */
+static inline __attribute__((always_inline)) unsigned char *
+w_nodes(unsigned char *p, const struct pdb_rows *r, size_t i, size_t end,
+    unsigned nm, put_fn *put)
+{
+	const int64_t *v = r->values + i * nm;
+	unsigned m;
+
+	for (; i < end; i++, v += nm) {
+		p = put(p, r->cc[i]);
+#pragma GCC unroll 8
+		for (m = 0; m < nm; m++)
+			p = put(p, zigzag(v[m]));
+		p = put(p, r->nkids[i]);
+	}
+	return p;
+}
+
 static inline __attribute__((always_inline)) void
 w_rows(struct wr *w, const struct pdb *db, struct pdb_rows *r,
     uint64_t *nodes, put_fn *put)
 {
-	unsigned nm = pdb_metric_count(db), m;
-	size_t room = 10 * ((size_t)nm + 2), i;
-	const int64_t *v;
+	unsigned nm = pdb_metric_count(db);
+	size_t room = 10 * ((size_t)nm + 2), i, end;
 	unsigned char *p;
 
-	while (pdb_rows_next(db, r) > 0)
-		for (i = 0, v = r->values; i < r->n; i++, v += nm) {
-			if (sizeof(w->buf) - w->len < room)
+	while (pdb_rows_next(db, r) > 0) {
+		for (i = 0; i < r->n; i = end) {
+			if ((end = (sizeof(w->buf) - w->len) / room) == 0) {
 				w_flush(w);
-			p = put(w->buf + w->len, r->cc[i]);
-			for (m = 0; m < nm; m++)
-				p = put(p, zigzag(v[m]));
-			p = put(p, r->nkids[i]);
+				end = sizeof(w->buf) / room;
+			}
+			end = end < r->n - i ? i + end : r->n;
+			p = w->buf + w->len;
+			switch (nm) {
+#define W_NODES(k)							\
+			case k:						\
+				p = w_nodes(p, r, i, end, k, put);	\
+				break
+			W_NODES(1);
+			W_NODES(2);
+			W_NODES(3);
+			W_NODES(4);
+			W_NODES(5);
+			W_NODES(6);
+			W_NODES(7);
+			W_NODES(8);
+#undef W_NODES
+			default:
+				p = w_nodes(p, r, i, end, nm, put);
+				break;
+			}
 			w->len = (size_t)(p - w->buf);
-			++*nodes;
 		}
+		*nodes += r->n;
+	}
 }
 
 static void

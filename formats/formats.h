@@ -477,14 +477,16 @@ unsigned char *
 pdb_put_varint_pdep(unsigned char *p, uint64_t v)
 {
 	uint64_t w;
-	unsigned len;
+	unsigned len, top;
 
 	if (__builtin_expect(v >> 56 != 0, 0))
 		return pdb_put_varint(p, v);
-	/* 1 to 8 bytes: a byte for every 7 bits, one for 0; (b + 6) / 7
-	 * for b bits is (37b + 222) >> 8 up to 64 bits, without the
-	 * exact division's longer sequence. */
-	len = ((unsigned)(64 - __builtin_clzll(v | 1)) * 37 + 222) >> 8;
+	/* 1 to 8 bytes: a byte for every 7 bits, one for 0.  With top the
+	 * highest bit set (63 - clz is one bsr), that is top / 7 + 1, which
+	 * is (9 top + 73) >> 6 for top below 56: one lea and a shift, where
+	 * the exact division is a longer sequence. */
+	top = (unsigned)__builtin_clzll(v | 1) ^ 63;
+	len = (top * 9 + 73) >> 6;
 	w = _pdep_u64(v, 0x7f7f7f7f7f7f7f7fULL) |
 	    _bzhi_u64(0x8080808080808080ULL, 8 * (len - 1));
 	memcpy(p, &w, 8);
