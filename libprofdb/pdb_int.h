@@ -339,6 +339,26 @@ pdbi_elem_put(unsigned char *p, unsigned size, size_t n, int64_t v)
 	}
 }
 
+/*
+ * Every column has this many bytes past its last element, so that the
+ * element of a new node, above which no element is in use yet, is
+ * stored with one 8-byte write, where pdbi_elem_put() switches on the
+ * size.
+ */
+#define PDBI_COL_SLACK	8
+
+/* Store v at element n, of size bytes (not 0), of a column with no
+ * element in use above n. */
+static inline void
+pdbi_elem_append(unsigned char *p, unsigned size, size_t n, int64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p + n * size, &v, 8);
+#else
+	pdbi_elem_put(p, size, n, v);
+#endif
+}
+
 /* The value of an escaped element (values.c). */
 int64_t		 pdbi_side_get(const struct pdb *, uint32_t n, unsigned m)
 		    __attribute__((pure));
@@ -388,7 +408,8 @@ pdbi_cols_reserve(struct pdb *db, size_t need)
 {
 	return need <= db->capvals ? PDB_OK : pdbi_cols_reserve_slow(db, need);
 }
-/* Set node n's values to vals.  Fails only for memory. */
+/* Set the values of node n, the newest (no element above it is in use),
+ * to vals.  Fails only for memory. */
 int		 pdbi_values_put(struct pdb *, uint32_t n, const int64_t *vals);
 /* Set the values of the k nodes from first (below capvals) to vals, k
  * rows of nmetrics, stride apart.  Fails only for memory. */

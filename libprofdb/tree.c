@@ -11,12 +11,23 @@
 
 #include "pdb_int.h"
 
+/* The elements n of the nm columns c, the newest, set to 0: the columns
+ * are not written through anything else meanwhile. */
+static void
+zero_values(const struct pdbi_col *restrict c, unsigned nm, uint32_t n)
+{
+	unsigned m;
+
+	for (m = 0; m < nm; m++)
+		if (c[m].size != 0)
+			pdbi_elem_append(c[m].v, c[m].size, n, 0);
+}
+
 int
 pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc,
     const int64_t *vals, uint32_t *out)
 {
 	uint32_t id = db->nnodes;
-	unsigned m;
 
 	if (cc >= db->nccs)
 		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
@@ -28,8 +39,7 @@ pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc,
 	    pdbi_cols_reserve(db, (size_t)id + 1) != PDB_OK)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	if (vals == NULL)
-		for (m = 0; m < db->nmetrics; m++)
-			pdbi_elem_put(db->cols[m].v, db->cols[m].size, id, 0);
+		zero_values(db->cols, db->nmetrics, id);
 	else if (pdbi_values_put(db, id, vals) != PDB_OK)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	pdbi_node_link(db, id, parent, cc);
@@ -160,8 +170,8 @@ pdbi_tree_copy(struct pdb *dst, const struct pdb *src)
 	for (m = 0; m < src->nmetrics; m++) {
 		if ((size = src->cols[m].size) == 0)
 			continue;
-		if ((p = pdbi_realloc(dst->cols[m].v, dst->capvals * size)) ==
-		    NULL)
+		if ((p = pdbi_realloc(dst->cols[m].v, dst->capvals * size +
+		    PDBI_COL_SLACK)) == NULL)
 			return pdb_seterr(dst, PDB_ENOMEM, "out of memory");
 		dst->cols[m].v = p;
 		dst->cols[m].type = src->cols[m].type;

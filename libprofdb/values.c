@@ -238,7 +238,8 @@ pdbi_col_widen(struct pdb *db, unsigned m, int64_t v)
 	t = pdbi_col_type_for(c, lo, hi);
 	size = pdbi_types[t].size;
 	if (db->capvals > 0) {
-		if ((p = pdbi_realloc(c->v, db->capvals * size)) == NULL)
+		if ((p = pdbi_realloc(c->v, db->capvals * size +
+		    PDBI_COL_SLACK)) == NULL)
 			return PDB_ENOMEM;
 		c->v = p;
 		if (c->type == PDBI_ZERO)
@@ -287,7 +288,8 @@ pdbi_cols_reserve_slow(struct pdb *db, size_t need)
 	for (m = 0; m < db->nmetrics; m++) {
 		if ((size = db->cols[m].size) == 0)
 			continue;
-		if ((p = pdbi_realloc(db->cols[m].v, cap * size)) == NULL)
+		if ((p = pdbi_realloc(db->cols[m].v, cap * size +
+		    PDBI_COL_SLACK)) == NULL)
 			return PDB_ENOMEM;
 		db->cols[m].v = p;
 	}
@@ -373,7 +375,8 @@ pdbi_values_put(struct pdb *db, uint32_t n, const int64_t *vals)
 		;
 	if (m == nm) {
 		for (m = 0; m < nm; m++)
-			pdbi_elem_put(c[m].v, c[m].size, n, vals[m]);
+			if (c[m].size != 0)
+				pdbi_elem_append(c[m].v, c[m].size, n, vals[m]);
 		return PDB_OK;
 	}
 	for (m = 0; m < nm; m++)
