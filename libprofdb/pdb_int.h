@@ -233,6 +233,14 @@ pdbi_node_link(struct pdb *db, uint32_t id, uint32_t parent, uint32_t cc)
 	}
 	p->last_child = id;
 }
+/*
+ * Append the stacks t + ccs[k - 1], then that + ccs[k - 2], and so on to
+ * ccs[0], each the only child of the one before, with zero values; t
+ * has no children (it was just made).  The last into *out.  Fails for
+ * memory or too many nodes, with db's error set.
+ */
+int		 pdbi_chain_new(struct pdb *, uint32_t t, const uint32_t *ccs,
+		    size_t k, uint32_t *out);
 /* The child lists from the parents, in the order of node numbers. */
 void		 pdbi_relink(struct pdb *);
 /* Give the nodes numbers in pre-order, and the depth of the deepest.

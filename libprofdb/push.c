@@ -282,8 +282,12 @@ int
 pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 {
 	struct pdbi_memo *e;
-	uint32_t n, t;
-	size_t npath = 0, i;
+	uint32_t n, t, c, *path;
+	size_t npath = 1, i;
+
+	if (pdbi_grow(&db->pushpath, &db->pushcap, 1, sizeof(*db->pushpath)) !=
+	    PDB_OK)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	int rc;
 
 	if (db->memo != NULL) {
@@ -293,7 +297,11 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 			return PDB_OK;
 		}
 	}
-	/* Walk back to find an earlier occurrence; the root is fixed. */
+	/*
+	 * Walk back to find an earlier occurrence; the root is fixed.  The
+	 * path is the cost centres to push again, last first: cc, then
+	 * those passed from s down.
+	 */
 	for (n = s; n != 0 && db->nodes[n].cc != cc; n = db->nodes[n].parent) {
 		if (pdbi_grow(&db->pushpath, &db->pushcap, npath + 1,
 		    sizeof(*db->pushpath)) != PDB_OK)
@@ -303,15 +311,27 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 	/* Case 2: cc is not on s, and no child of s has it (case 1). */
 	if (n == 0)
 		return pdbi_child_new(db, s, cc, NULL, out);
-	/* Case 3: drop the occurrence at n and rebuild above its parent. */
+	/*
+	 * Case 3: drop the occurrence at n and rebuild above its parent,
+	 * finding each stack while there is one.  The first made has no
+	 * children, so the rest are made as one chain (pdbi_chain_new()):
+	 * replays make most of a projection's nodes.
+	 */
+	path = db->pushpath;
+	path[0] = cc;
 	t = db->nodes[n].parent;
-	rc = PDB_OK;
-	while (npath > 0 && rc == PDB_OK)
-		rc = child_of(db, t, db->pushpath[--npath], &t);
-	if (rc == PDB_OK)
-		rc = child_of(db, t, cc, &t);
-	if (rc != PDB_OK)
-		return rc;
+	while (npath-- > 0) {
+		if ((rc = pdbi_child_find(db, t, path[npath], &c)) != PDB_OK)
+			return rc;
+		if (c == PDB_NONE) {
+			if ((rc = pdbi_child_new(db, t, path[npath], NULL,
+			    &t)) != PDB_OK || (rc = pdbi_chain_new(db, t, path,
+			    npath, &t)) != PDB_OK)
+				return rc;
+			break;
+		}
+		t = c;
+	}
 	*out = t;
 	/* A cache: without memory, nothing is remembered. */
 	if (db->memo == NULL &&

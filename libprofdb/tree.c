@@ -48,6 +48,34 @@ pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc,
 	return PDB_OK;
 }
 
+int
+pdbi_chain_new(struct pdb *db, uint32_t t, const uint32_t *ccs, size_t k,
+    uint32_t *out)
+{
+	struct pdbi_node *nodes;
+	uint32_t id = db->nnodes;
+
+	if (k > (size_t)(UINT32_MAX - 2 - id))
+		return pdb_seterr(db, PDB_EFORMAT, "too many nodes");
+	if (pdbi_grow(&db->nodes, &db->capnodes, (size_t)id + k,
+	    sizeof(*db->nodes)) != PDB_OK ||
+	    pdbi_cols_reserve(db, (size_t)id + k) != PDB_OK)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	nodes = db->nodes;
+	while (k-- > 0) {
+		nodes[id].cc = ccs[k];
+		nodes[id].parent = t;
+		nodes[id].last_child = PDB_NONE;
+		nodes[id].next = id;
+		nodes[t].last_child = id;
+		zero_values(db->cols, db->nmetrics, id);
+		t = id++;
+	}
+	db->nnodes = id;
+	*out = t;
+	return PDB_OK;
+}
+
 void
 pdbi_relink(struct pdb *db)
 {

@@ -256,6 +256,13 @@ Test(push, random_pushes_match_the_definition)
 		for (j = 0; j < nw; j++)
 			cr_assert_eq(got[j], want[j], "push %u, level %d", k, j);
 	}
+	/* Every stack but the root is in its parent's child list. */
+	for (n = 0, k = 0; n < pdb_node_count(db); n++)
+		for (s = pdb_node_first_child(db, n); s != PDB_NONE;
+		    s = pdb_node_next_sibling(db, s), k++)
+			cr_assert_eq(pdb_node_parent(db, s), n);
+	cr_assert_eq(k, pdb_node_count(db) - 1, "%u stacks in no child list",
+	    pdb_node_count(db) - 1 - k);
 	/* No two children of a stack share a cost centre. */
 	for (n = 0; n < pdb_node_count(db); n++)
 		for (s = pdb_node_first_child(db, n); s != PDB_NONE;
