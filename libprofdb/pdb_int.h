@@ -235,9 +235,10 @@ pdbi_node_link(struct pdb *db, uint32_t id, uint32_t parent, uint32_t cc)
 }
 /*
  * Append the stacks t + ccs[k - 1], then that + ccs[k - 2], and so on to
- * ccs[0], each the only child of the one before, with zero values; t
- * has no children (it was just made).  The last into *out.  Fails for
- * memory or too many nodes, with db's error set.
+ * ccs[0], each after the first the only child of the one before, with
+ * zero values; t is no wide stack and has no child ccs[k - 1].  The last
+ * (t if k is 0) into *out.  Fails for memory or too many nodes, with
+ * db's error set.
  */
 int		 pdbi_chain_new(struct pdb *, uint32_t t, const uint32_t *ccs,
 		    size_t k, uint32_t *out);

@@ -313,9 +313,10 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 		return pdbi_child_new(db, s, cc, NULL, out);
 	/*
 	 * Case 3: drop the occurrence at n and rebuild above its parent,
-	 * finding each stack while there is one.  The first made has no
-	 * children, so the rest are made as one chain (pdbi_chain_new()):
-	 * replays make most of a projection's nodes.
+	 * finding each stack while there is one.  From the first missing
+	 * on, all are new (a new stack has no children), so they are made
+	 * as one chain (pdbi_chain_new()): replays make most of a
+	 * projection's nodes.
 	 */
 	path = db->pushpath;
 	path[0] = cc;
@@ -324,9 +325,14 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 		if ((rc = pdbi_child_find(db, t, path[npath], &c)) != PDB_OK)
 			return rc;
 		if (c == PDB_NONE) {
-			if ((rc = pdbi_child_new(db, t, path[npath], NULL,
-			    &t)) != PDB_OK || (rc = pdbi_chain_new(db, t, path,
-			    npath, &t)) != PDB_OK)
+			/* A wide stack's child goes in its table too. */
+			if (!pdbi_is_wide(db, t))
+				npath++;
+			else if ((rc = pdbi_child_new(db, t, path[npath],
+			    NULL, &t)) != PDB_OK)
+				return rc;
+			if ((rc = pdbi_chain_new(db, t, path, npath, &t)) !=
+			    PDB_OK)
 				return rc;
 			break;
 		}

@@ -54,7 +54,13 @@ pdbi_chain_new(struct pdb *db, uint32_t t, const uint32_t *ccs, size_t k,
 {
 	struct pdbi_node *nodes;
 	uint32_t id = db->nnodes;
+	unsigned m;
+	size_t size;
 
+	if (k == 0) {
+		*out = t;
+		return PDB_OK;
+	}
 	if (k > (size_t)(UINT32_MAX - 2 - id))
 		return pdb_seterr(db, PDB_EFORMAT, "too many nodes");
 	if (pdbi_grow(&db->nodes, &db->capnodes, (size_t)id + k,
@@ -62,13 +68,18 @@ pdbi_chain_new(struct pdb *db, uint32_t t, const uint32_t *ccs, size_t k,
 	    pdbi_cols_reserve(db, (size_t)id + k) != PDB_OK)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	nodes = db->nodes;
+	for (m = 0; m < db->nmetrics; m++)
+		if ((size = db->cols[m].size) != 0)
+			memset(db->cols[m].v + (size_t)id * size, 0, k * size);
+	/* The first into t's list, the others each t's only child. */
+	pdbi_node_link(db, id, t, ccs[--k]);
+	t = id++;
 	while (k-- > 0) {
 		nodes[id].cc = ccs[k];
 		nodes[id].parent = t;
 		nodes[id].last_child = PDB_NONE;
 		nodes[id].next = id;
 		nodes[t].last_child = id;
-		zero_values(db->cols, db->nmetrics, id);
 		t = id++;
 	}
 	db->nnodes = id;
