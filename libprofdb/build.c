@@ -418,8 +418,10 @@ b_nodes(void *arg, struct pdb *unused, const struct pdb_batch *bt,
 		k = hi - lo;
 		if (pdbi_grow(&db->nodes, &db->capnodes, db->nnodes + k,
 		    sizeof(*db->nodes)) != PDB_OK ||
-		    pdbi_cols_reserve(db, db->nnodes + k) != PDB_OK ||
-		    pdbi_values_put_rows(db, db->nnodes, k, bt->values +
+		    pdbi_cols_reserve(db, db->nnodes + k) != PDB_OK)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		pdbi_prefault(db, db->nnodes + k);
+		if (pdbi_values_put_rows(db, db->nnodes, k, bt->values +
 		    lo * bt->stride, bt->stride) != PDB_OK)
 			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 		for (i = lo, id = db->nnodes; i < hi; i++, id++) {

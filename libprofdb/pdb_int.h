@@ -162,6 +162,7 @@ struct pdb {
 	struct pdbi_col	*cols;		/* nmetrics columns */
 	size_t		 capcols;
 	size_t		 capvals;	/* elements every column has room for */
+	size_t		 faulted;	/* nodes and elements prefaulted below */
 	int64_t		*scratch;	/* nmetrics values, for pdb_node_values() */
 	struct pdbi_side side;		/* values escaped from their columns */
 
@@ -242,6 +243,19 @@ pdbi_node_link(struct pdb *db, uint32_t id, uint32_t parent, uint32_t cc)
  */
 int		 pdbi_chain_new(struct pdb *, uint32_t t, const uint32_t *ccs,
 		    size_t k, uint32_t *out);
+/*
+ * Nodes are appended, and their values too: the memory up to node end
+ * (within capnodes and capvals) is asked of the system ahead, a stretch
+ * at a time, rather than a page fault at a time (tree.c).
+ */
+void		 pdbi_prefault_slow(struct pdb *, size_t end);
+
+static inline void
+pdbi_prefault(struct pdb *db, size_t end)
+{
+	if (end > db->faulted)
+		pdbi_prefault_slow(db, end);
+}
 /* The child lists from the parents, in the order of node numbers. */
 void		 pdbi_relink(struct pdb *);
 /* Give the nodes numbers in pre-order, and the depth of the deepest.

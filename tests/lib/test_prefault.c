@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * Nodes are appended into memory asked of the system a stretch at a time
+ * (tree.c), not a page fault at a time.  Counted with the kernel's
+ * software page-fault counter, where the system has both it and
+ * MADV_POPULATE_WRITE.
+ */
+#include <criterion/criterion.h>
+
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pdb.h"
+
+/* A counter of this thread's page faults, or -1. */
+static int
+fault_counter(void)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_PAGE_FAULTS;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+}
+
+Test(prefault, appended_nodes_take_few_page_faults)
+{
+	enum { NODES = 2000000 };
+	uint32_t mod, cc[2], n;
+	struct pdb *db;
+	uint64_t faults;
+	int fd;
+	long page = sysconf(_SC_PAGESIZE);
+	char probe[1];
+
+#ifndef MADV_POPULATE_WRITE
+	cr_skip_test("no MADV_POPULATE_WRITE here");
+#else
+	/* The kernel must know the advice, and count faults for us. */
+	if (madvise((void *)((uintptr_t)probe & ~(uintptr_t)(page - 1)),
+	    (size_t)page, MADV_POPULATE_WRITE) != 0)
+		cr_skip_test("MADV_POPULATE_WRITE not supported");
+#endif
+	if ((fd = fault_counter()) < 0)
+		cr_skip_test("no page-fault counter (perf_event_open)");
+	cr_assert((db = pdb_new()) != NULL);
+	cr_assert(pdb_module_add(db, "M", &mod) == PDB_OK);
+	cr_assert(pdb_cc_add(db, "f", mod, "", 0, -1, &cc[0]) == PDB_OK);
+	cr_assert(pdb_cc_add(db, "g", mod, "", 0, -1, &cc[1]) == PDB_OK);
+	cr_assert(pdb_root_new(db, cc[0], &n) == PDB_OK);
+	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	/* A chain: each stack new, 16 bytes a node, 32 MB in all. */
+	for (uint32_t i = 1; i < NODES; i++)
+		cr_assert(pdb_child_get(db, n, cc[i % 2], &n) == PDB_OK);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	cr_assert_eq(read(fd, &faults, sizeof(faults)), sizeof(faults));
+	close(fd);
+	cr_assert_eq(pdb_node_count(db), NODES);
+	/* A fault a page would be NODES * 16 / page, some 7800. */
+	cr_assert_lt(faults, (uint64_t)NODES * 16 / (uint64_t)page / 8,
+	    "%llu page faults for %d nodes", (unsigned long long)faults,
+	    NODES);
+	pdb_free(db);
+}
