@@ -288,14 +288,43 @@ int		 pdbi_push_moved(struct pdb *, uint32_t s, uint32_t cc,
 		    uint32_t *out);
 /*
  * Case 1 and case 2 apart, for a builder that makes a child with its
- * values at once: the child of s with cost centre cc, or PDB_NONE, into
- * *out; and the child cc of s, which has none, made with values vals
- * (NULL: zeros).  Both fail only for memory, with db's error set.
+ * values at once: pdbi_child_find() (below) puts the last child of s
+ * with cost centre cc, or PDB_NONE, into *out; pdbi_child_new() makes
+ * the child cc of s, which has none, with values vals (NULL: zeros).
+ * Both fail only for memory, with db's error set.
  */
-int		 pdbi_child_find(struct pdb *, uint32_t s, uint32_t cc,
-		    uint32_t *out);
 int		 pdbi_child_new(struct pdb *, uint32_t s, uint32_t cc,
 		    const int64_t *vals, uint32_t *out);
+/* The same from the table of s, making s wide first if it is not. */
+int		 pdbi_child_find_wide(struct pdb *, uint32_t s, uint32_t cc,
+		    uint32_t *out);
+
+/*
+ * pdbi_child_find(): the last child with cc from the child list while
+ * it is short, else from the table.  Inline, as the builders ask it for
+ * every node, mostly of a stack with no children or a few.
+ */
+static inline int
+pdbi_child_find(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
+{
+	const struct pdbi_node *nodes = db->nodes;
+	uint32_t last = nodes[s].last_child, c = last, found = PDB_NONE;
+	unsigned k = 0;
+
+	if (last != PDB_NONE) {
+		if (pdbi_is_wide(db, s))
+			return pdbi_child_find_wide(db, s, cc, out);
+		do {
+			if (k++ == PDBI_SCAN)
+				return pdbi_child_find_wide(db, s, cc, out);
+			c = nodes[c].next;
+			if (nodes[c].cc == cc)
+				found = c;
+		} while (c != last);
+	}
+	*out = found;
+	return PDB_OK;
+}
 
 /*
  * Values (values.c).  pdbi_value() reads one; pdbi_value_set() stores

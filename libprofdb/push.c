@@ -174,36 +174,12 @@ make_wide(struct pdb *db, uint32_t s)
 	return PDB_OK;
 }
 
-/*
- * The last child of s with cost centre cc, or PDB_NONE, into *out: from
- * the child list while it is short, else from kids, making s wide when
- * the list turns out to be long.  Fails only for memory.
- */
 int
-pdbi_child_find(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
+pdbi_child_find_wide(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 {
-	const struct pdbi_node *nodes = db->nodes;
-	uint32_t last = nodes[s].last_child, c = last, found = PDB_NONE;
-	unsigned k = 0;
-
-	if (pdbi_is_wide(db, s)) {
-		*out = kid_find(db, s, cc);
-		return PDB_OK;
-	}
-	if (last != PDB_NONE)
-		do {
-			if (k++ == PDBI_SCAN) {
-				if (make_wide(db, s) != PDB_OK)
-					return pdb_seterr(db, PDB_ENOMEM,
-					    "out of memory");
-				*out = kid_find(db, s, cc);
-				return PDB_OK;
-			}
-			c = nodes[c].next;
-			if (nodes[c].cc == cc)
-				found = c;
-		} while (c != last);
-	*out = found;
+	if (!pdbi_is_wide(db, s) && make_wide(db, s) != PDB_OK)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	*out = kid_find(db, s, cc);
 	return PDB_OK;
 }
 
