@@ -92,12 +92,12 @@ extern const struct pdb_format pdb_fmt_dot;
 extern const struct pdb_format pdb_fmt_html;
 
 /*
- * The registry, pdb_nformats entries in probing order.  An entry is NULL
- * for a writer that needs Graphviz or libxml2 in a program that does not
- * name it: see registry.c.
+ * The formats of the registry that this program has, in probing order:
+ * from *i = 0, each call gives the next, and NULL after the last.  A
+ * writer that needs Graphviz or libxml2 is there only in a program that
+ * names it (see registry.c).
  */
-extern const struct pdb_format *const pdb_formats[];
-extern const size_t pdb_nformats;
+const struct pdb_format *pdb_format_next(size_t *i);
 /*
  * A program that writes a format named at run time (a tool's -t, or the
  * extension of its -o; the tests and the fuzzers) names those writers

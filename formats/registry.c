@@ -23,7 +23,7 @@ extern const struct pdb_format pdb_fmt_html __attribute__((weak));
  * certain test), then the structured text formats, then folded stacks,
  * whose probe accepts almost any text and so must lose every tie.
  */
-const struct pdb_format *const pdb_formats[] = {
+static const struct pdb_format *const pdb_formats[] = {
 	&pdb_fmt_ccsdump,
 	&pdb_fmt_pgcl,
 	&pdb_fmt_json,
@@ -37,38 +37,48 @@ const struct pdb_format *const pdb_formats[] = {
 	&pdb_fmt_html
 };
 
-const size_t pdb_nformats = sizeof(pdb_formats) / sizeof(pdb_formats[0]);
+const struct pdb_format *
+pdb_format_next(size_t *i)
+{
+	const struct pdb_format *f;
+
+	while (*i < sizeof(pdb_formats) / sizeof(pdb_formats[0]))
+		if ((f = pdb_formats[(*i)++]) != NULL)
+			return f;
+	return NULL;
+}
 
 const struct pdb_format *
 pdb_format_find(const char *name)
 {
-	const struct pdb_format *const *f;
+	const struct pdb_format *f;
+	size_t i = 0;
 
-	for (f = pdb_formats; f < pdb_formats + pdb_nformats; f++)
-		if (*f != NULL && strcmp((*f)->name, name) == 0)
-			return *f;
+	while ((f = pdb_format_next(&i)) != NULL)
+		if (strcmp(f->name, name) == 0)
+			return f;
 	return NULL;
 }
 
 const struct pdb_format *
 pdb_format_guess(const char *path)
 {
-	const struct pdb_format *const *f;
+	const struct pdb_format *f;
 	const char *dot, *e, *end;
-	size_t n;
+	size_t n, i = 0;
 
 	if ((dot = strrchr(path, '.')) == NULL)
 		return NULL;
 	n = strlen(dot);
-	for (f = pdb_formats; f < pdb_formats + pdb_nformats; f++) {
-		if (*f == NULL || (*f)->write == NULL || (*f)->exts == NULL)
+	while ((f = pdb_format_next(&i)) != NULL) {
+		if (f->write == NULL || f->exts == NULL)
 			continue;
-		for (e = (*f)->exts; *e != '\0'; e = *end ? end + 1 : end) {
+		for (e = f->exts; *e != '\0'; e = *end ? end + 1 : end) {
 			end = strchr(e, ',');
 			if (end == NULL)
 				end = e + strlen(e);
 			if ((size_t)(end - e) == n && strncmp(e, dot, n) == 0)
-				return *f;
+				return f;
 		}
 	}
 	return NULL;
@@ -77,16 +87,17 @@ pdb_format_guess(const char *path)
 const struct pdb_format *
 pdb_format_probe(const unsigned char *head, size_t len)
 {
-	const struct pdb_format *const *f, *best = NULL;
+	const struct pdb_format *f, *best = NULL;
+	size_t i = 0;
 	int score, bestscore = 0;
 
-	for (f = pdb_formats; f < pdb_formats + pdb_nformats; f++) {
-		if (*f == NULL || (*f)->read == NULL || (*f)->probe == NULL)
+	while ((f = pdb_format_next(&i)) != NULL) {
+		if (f->read == NULL || f->probe == NULL)
 			continue;
-		score = (*f)->probe(head, len);
+		score = f->probe(head, len);
 		if (score > bestscore) {
 			bestscore = score;
-			best = *f;
+			best = f;
 		}
 	}
 	return best;

@@ -416,11 +416,8 @@ b_nodes(void *arg, struct pdb *unused, const struct pdb_batch *bt,
 			continue;
 		}
 		k = hi - lo;
-		if (pdbi_grow(&db->nodes, &db->capnodes, db->nnodes + k,
-		    sizeof(*db->nodes)) != PDB_OK ||
-		    pdbi_cols_reserve(db, db->nnodes + k) != PDB_OK)
-			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		pdbi_prefault(db, db->nnodes + k);
+		if ((rc = pdbi_nodes_reserve(db, k)) != PDB_OK)
+			return rc;
 		if (pdbi_values_put_rows(db, db->nnodes, k, bt->values +
 		    lo * bt->stride, bt->stride) != PDB_OK)
 			return pdb_seterr(db, PDB_ENOMEM, "out of memory");

@@ -244,17 +244,22 @@ pdbi_node_link(struct pdb *db, uint32_t id, uint32_t parent, uint32_t cc)
 int		 pdbi_chain_new(struct pdb *, uint32_t t, const uint32_t *ccs,
 		    size_t k, uint32_t *out);
 /*
- * Nodes are appended, and their values too: the memory up to node end
- * (within capnodes and capvals) is asked of the system ahead, a stretch
- * at a time, rather than a page fault at a time (tree.c).
+ * pdbi_nodes_reserve(): room for k more nodes and their values.  Nodes
+ * are appended, so the memory for them is asked of the system ahead, a
+ * stretch at a time, rather than a page fault at a time (tree.c).
+ * Fails for memory or too many nodes, with db's error set.
  */
-void		 pdbi_prefault_slow(struct pdb *, size_t end);
+int		 pdbi_nodes_reserve_slow(struct pdb *, size_t k);
 
-static inline void
-pdbi_prefault(struct pdb *db, size_t end)
+static inline int
+pdbi_nodes_reserve(struct pdb *db, size_t k)
 {
-	if (end > db->faulted)
-		pdbi_prefault_slow(db, end);
+	size_t need = (size_t)db->nnodes + k;
+
+	/* Numbers stay below UINT32_MAX - 1: PDB_NONE is UINT32_MAX. */
+	return k <= (size_t)(UINT32_MAX - 1) - db->nnodes &&
+	    need <= db->capnodes && need <= db->capvals &&
+	    need <= db->faulted ? PDB_OK : pdbi_nodes_reserve_slow(db, k);
 }
 /* The child lists from the parents, in the order of node numbers. */
 void		 pdbi_relink(struct pdb *);

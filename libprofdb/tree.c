@@ -44,8 +44,8 @@ populate(void *base, size_t from, size_t to)
 #endif
 }
 
-void
-pdbi_prefault_slow(struct pdb *db, size_t end)
+static void
+prefault(struct pdb *db, size_t end)
 {
 	size_t from = db->faulted, to, size;
 	unsigned m;
@@ -62,6 +62,21 @@ pdbi_prefault_slow(struct pdb *db, size_t end)
 		if ((size = db->cols[m].size) != 0)
 			populate(db->cols[m].v, from * size, to * size);
 	db->faulted = to;
+}
+
+int
+pdbi_nodes_reserve_slow(struct pdb *db, size_t k)
+{
+	size_t need = (size_t)db->nnodes + k;
+
+	if (k > (size_t)(UINT32_MAX - 1) - db->nnodes)
+		return pdb_seterr(db, PDB_EFORMAT, "too many nodes");
+	if (pdbi_grow(&db->nodes, &db->capnodes, need, sizeof(*db->nodes)) !=
+	    PDB_OK || pdbi_cols_reserve(db, need) != PDB_OK)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	if (need > db->faulted)
+		prefault(db, need);
+	return PDB_OK;
 }
 
 /* The elements n of the nm columns c, the newest, set to 0: the columns
@@ -81,17 +96,13 @@ pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc,
     const int64_t *vals, uint32_t *out)
 {
 	uint32_t id = db->nnodes;
+	int rc;
 
 	if (cc >= db->nccs)
 		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
 		    (unsigned)cc);
-	if (id >= UINT32_MAX - 1)
-		return pdb_seterr(db, PDB_EFORMAT, "too many nodes");
-	if (pdbi_grow(&db->nodes, &db->capnodes, (size_t)id + 1,
-	    sizeof(*db->nodes)) != PDB_OK ||
-	    pdbi_cols_reserve(db, (size_t)id + 1) != PDB_OK)
-		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	pdbi_prefault(db, (size_t)id + 1);
+	if ((rc = pdbi_nodes_reserve(db, 1)) != PDB_OK)
+		return rc;
 	if (vals == NULL)
 		zero_values(db->cols, db->nmetrics, id);
 	else if (pdbi_values_put(db, id, vals) != PDB_OK)
@@ -110,18 +121,14 @@ pdbi_chain_new(struct pdb *db, uint32_t t, const uint32_t *ccs, size_t k,
 	uint32_t id = db->nnodes;
 	unsigned m;
 	size_t size;
+	int rc;
 
 	if (k == 0) {
 		*out = t;
 		return PDB_OK;
 	}
-	if (k > (size_t)(UINT32_MAX - 2 - id))
-		return pdb_seterr(db, PDB_EFORMAT, "too many nodes");
-	if (pdbi_grow(&db->nodes, &db->capnodes, (size_t)id + k,
-	    sizeof(*db->nodes)) != PDB_OK ||
-	    pdbi_cols_reserve(db, (size_t)id + k) != PDB_OK)
-		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	pdbi_prefault(db, (size_t)id + k);
+	if ((rc = pdbi_nodes_reserve(db, k)) != PDB_OK)
+		return rc;
 	nodes = db->nodes;
 	for (m = 0; m < db->nmetrics; m++)
 		if ((size = db->cols[m].size) != 0)

@@ -145,13 +145,12 @@ version(void)
 static _Noreturn void
 list_formats(void)
 {
-	const struct pdb_format *const *f;
+	const struct pdb_format *f;
+	size_t i = 0;
 
-	for (f = pdb_formats; f < pdb_formats + pdb_nformats; f++)
-		if (*f != NULL)
-			printf("%-10s %s%s  %s\n", (*f)->name,
-			    (*f)->read ? "r" : "-", (*f)->write ? "w" : "-",
-			    (*f)->desc);
+	while ((f = pdb_format_next(&i)) != NULL)
+		printf("%-10s %s%s  %s\n", f->name, f->read ? "r" : "-",
+		    f->write ? "w" : "-", f->desc);
 	stdout_exit();
 }
 

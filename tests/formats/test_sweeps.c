@@ -184,21 +184,20 @@ struct tally {
 static int
 project_and_write(struct pdb *db, const struct pdb_sel *sel)
 {
-	const struct pdb_format *const *f;
+	const struct pdb_format *f;
 	struct pdb *p;
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, i = 0;
 	FILE *out;
 	int rc = PDB_OK;
 
 	if ((p = pdb_project_new(db, sel)) == NULL)
 		return pdb_errcode(db);
-	for (f = pdb_formats; f < pdb_formats + pdb_nformats && rc == PDB_OK;
-	    f++) {
-		if (*f == NULL || (*f)->write == NULL)
+	while (rc == PDB_OK && (f = pdb_format_next(&i)) != NULL) {
+		if (f->write == NULL)
 			continue;
 		cr_assert((out = open_memstream(&buf, &len)) != NULL);
-		rc = pdb_write(p, out, *f, NULL);
+		rc = pdb_write(p, out, f, NULL);
 		fclose(out);
 		free(buf);
 		buf = NULL;
@@ -652,10 +651,10 @@ static char *
 all_outputs(struct pdb *db, const struct pdb_sel *sel, int *rcp,
     size_t *lenp)
 {
-	const struct pdb_format *const *f;
+	const struct pdb_format *f;
 	struct pdb *p;
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, i = 0;
 	FILE *out;
 	int rc = PDB_OK;
 
@@ -664,12 +663,11 @@ all_outputs(struct pdb *db, const struct pdb_sel *sel, int *rcp,
 		return NULL;
 	}
 	cr_assert((out = open_memstream(&buf, &len)) != NULL);
-	for (f = pdb_formats; f < pdb_formats + pdb_nformats && rc == PDB_OK;
-	    f++)
-		if (*f != NULL && (*f)->write != NULL && (rc = pdb_write(p,
-		    out, *f, NULL)) != PDB_OK)
+	while (rc == PDB_OK && (f = pdb_format_next(&i)) != NULL)
+		if (f->write != NULL && (rc = pdb_write(p, out, f, NULL)) !=
+		    PDB_OK)
 			snprintf(errbuf, sizeof(errbuf), "write %s: %s",
-			    (*f)->name, pdb_errmsg(p));
+			    f->name, pdb_errmsg(p));
 	pdb_free(p);
 	if (rc == PDB_OK)
 		rc = other_outputs(db, out);

@@ -370,18 +370,18 @@ lossless(struct pdb *db, const char *name)
 static void
 write_all(struct pdb *db, uint64_t *rng)
 {
-	const struct pdb_format *const *f;
+	const struct pdb_format *f;
 	struct pdb_callgrind_opts co;
 	struct pdb_dot_opts dopt = PDB_DOT_OPTS_DEFAULT;
 	struct pdb_opts opts;
 	const char *focus[1];
 	char pat[256];
-	size_t len;
+	size_t len, i;
 	char *buf;
 	int rc;
 
-	for (f = pdb_formats; f < pdb_formats + pdb_nformats; f++) {
-		if (*f == NULL || (*f)->write == NULL)
+	for (i = 0; (f = pdb_format_next(&i)) != NULL;) {
+		if (f->write == NULL)
 			continue;
 		memset(&opts, 0, sizeof(opts));
 		opts.flags = (unsigned)(next(rng) & (PDB_OPT_ALL | PDB_OPT_SORT));
@@ -390,10 +390,10 @@ write_all(struct pdb *db, uint64_t *rng)
 			opts.metric = pdb_metric(db, (unsigned)(next(rng) %
 			    pdb_metric_count(db)))->name;
 		opts.command = "fuzz";
-		if (*f == &pdb_fmt_callgrind) {
+		if (f == &pdb_fmt_callgrind) {
 			co.context = (unsigned)(next(rng) % 4);
 			opts.writer_opts = &co;
-		} else if (*f == &pdb_fmt_dot) {
+		} else if (f == &pdb_fmt_dot) {
 			/* DOT text only: a layout costs seconds. */
 			dopt.flags = (unsigned)(next(rng) & 0x0f);
 			dopt.node_thres = (double)(next(rng) % 3);
@@ -408,7 +408,7 @@ write_all(struct pdb *db, uint64_t *rng)
 			}
 			opts.writer_opts = &dopt;
 		}
-		buf = write_mem(db, *f, &opts, &len, &rc);
+		buf = write_mem(db, f, &opts, &len, &rc);
 		free(buf);
 	}
 }

@@ -59,10 +59,20 @@ loads(const char *tool, int graphviz, int libxml2)
 
 Test(linking, tools_that_read_start_without_graphviz_and_libxml2)
 {
+	struct run r;
 	size_t i;
 
-	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
+	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++) {
 		loads(readers[i], 0, 0);
+		/* ccs-formats(5): the list is of the formats it has. */
+		run_ok(&r, "%s --list-formats", readers[i]);
+		cr_expect(strncmp(r.out, "dump ", 5) == 0 &&
+		    strstr(r.out, "\npgcl ") != NULL &&
+		    strstr(r.out, "\nhtml ") == NULL &&
+		    strstr(r.out, "\ndot ") == NULL, "%s: %s", readers[i],
+		    r.out);
+		run_free(&r);
+	}
 	loads("ccs2dot", 1, 0);
 	loads("ccs2html", 0, 1);
 	loads("ccs-convert", 1, 1);
