@@ -98,7 +98,7 @@ static void	 w_bytes(struct wr *, const void *, size_t);
 static void	 w_varint(struct wr *, uint64_t);
 static void	 w_svarint(struct wr *, int64_t);
 static void	 w_string(struct wr *, const char *);
-static int	 w_tree(struct wr *, const struct pdb *, uint64_t *);
+static int	 w_tree(struct wr *, struct pdb *, int, uint64_t *);
 
 const struct pdb_format pdb_fmt_ccsdump = {
 	.abi = PDB_FORMAT_ABI,
@@ -914,13 +914,13 @@ w_rows_pdep(struct wr *w, const struct pdb *db, struct pdb_rows *r,
 #endif
 
 static int
-w_tree(struct wr *w, const struct pdb *db, uint64_t *nodes)
+w_tree(struct wr *w, struct pdb *db, int take, uint64_t *nodes)
 {
 	struct pdb_rows *r;
 
 	if ((r = malloc(sizeof(*r))) == NULL)
 		return PDB_ENOMEM;
-	if (pdb_rows_init(db, r) != PDB_OK) {
+	if ((take ? pdb_rows_take(db, r) : pdb_rows_init(db, r)) != PDB_OK) {
 		free(r);
 		return PDB_ENOMEM;
 	}
@@ -949,7 +949,6 @@ dump_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 	size_t j;
 	int err;
 
-	(void)opts;
 	if ((w = calloc(1, sizeof(*w))) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	w->f = f;
@@ -993,7 +992,8 @@ dump_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 	}
 
 	w_varint(w, pdb_node_count(db) > 0 ? 1 : 0);
-	if (w_tree(w, db, &nodes) != PDB_OK) {
+	if (w_tree(w, db, opts != NULL && (opts->flags & PDB_OPT_TAKE) != 0,
+	    &nodes) != PDB_OK) {
 		free(w);
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	}

@@ -61,6 +61,11 @@ struct pdb_opts {
 #define PDB_OPT_COMPENSATE	0x01u	/* pgcl: subtract profiling overhead */
 #define PDB_OPT_ALL		0x02u	/* folded: write zero-cost stacks too */
 #define PDB_OPT_SORT		0x04u	/* folded: most expensive stacks first */
+/*
+ * Writing: the handle is done with its tree, which the writer may take
+ * (pdb_rows_take()); after pdb_write() the handle may have no tree.
+ */
+#define PDB_OPT_TAKE		0x08u
 
 struct pdb_input;
 

@@ -231,6 +231,12 @@ uint32_t	 pdb_walk_next(const struct pdb *, uint32_t node, uint32_t *depth);
  * (PDB_ENOMEM is its only error), each pdb_rows_next() fills the rows
  * and returns their number, 0 at the end, and pdb_rows_free() frees
  * values.  The tree must not change meanwhile.
+ *
+ * pdb_rows_take() starts the same walk for a writer whose handle is done
+ * with its tree (PDB_OPT_TAKE): the rows take the tree out of the handle,
+ * which is left with none, and take its links apart to number the nodes
+ * in pre-order, so that the walk reads them without following a link
+ * (rows.c).  node[] then holds the numbers the nodes had.
  */
 #define PDB_ROWS_MAX	256
 
@@ -241,9 +247,12 @@ struct pdb_rows {
 	uint32_t	 nkids[PDB_ROWS_MAX];	/* children */
 	int64_t		*values;		/* row i's at i * nmetrics */
 	uint32_t	 next;			/* the walk: next node */
+	struct pdb	*tree;			/* the tree taken, or NULL */
+	int		 numbered;		/* its nodes were in pre-order */
 };
 
 int		 pdb_rows_init(const struct pdb *, struct pdb_rows *);
+int		 pdb_rows_take(struct pdb *, struct pdb_rows *);
 size_t		 pdb_rows_next(const struct pdb *, struct pdb_rows *);
 void		 pdb_rows_free(struct pdb_rows *);
 

@@ -271,6 +271,14 @@ int		 pdbi_tree_copy(struct pdb *dst, const struct pdb *src);
 /* Exchange the trees (nodes, values, index) of a and b, which must have
  * the same schema and cost centres (pdb_clone_empty()). */
 void		 pdbi_tree_swap(struct pdb *a, struct pdb *b);
+/*
+ * Take db's tree (nodes, values, index) into a handle of its own, which
+ * has the same number of metrics but no schema or cost centres, and
+ * leave db with an empty tree; NULL for memory, db as it was.  Free the
+ * handle with pdbi_tree_free().
+ */
+struct pdb	*pdbi_tree_take(struct pdb *db);
+void		 pdbi_tree_free(struct pdb *t);
 
 /* Skip the overflow checks of values (a replayed tree had them). */
 void		 pdbi_builder_unchecked(struct pdb_builder *);

@@ -21,16 +21,84 @@ pdb_rows_init(const struct pdb *db, struct pdb_rows *r)
 {
 	r->n = 0;
 	r->next = db->nnodes > 0 ? 0 : PDB_NONE;
+	r->tree = NULL;
+	r->numbered = 0;
 	r->values = pdbi_malloc(((size_t)db->nmetrics + 1) * PDB_ROWS_MAX *
 	    sizeof(*r->values));
 	return r->values != NULL ? PDB_OK : PDB_ENOMEM;
+}
+
+/*
+ * Number the nodes of a tree taken in pre-order, in its links, which
+ * nothing follows again.  A parent's number is below its children's and
+ * siblings are in the order of their numbers (pdb_int.h), so the sizes
+ * of the subtrees add up from the last node to the first, and then, from
+ * the first, each node takes the next free place in its parent's range.
+ * Each loop reads the nodes in order, and its reads of parents do not
+ * wait for each other, where the walk over the links waits for each
+ * link.  A node's fields become:
+ *
+ *   last_child	its subtree's size, then the next free place in its
+ *		range, and at last, by place, the node in that place;
+ *   next	its child count;
+ *   parent	its place.
+ *
+ * Returns whether every node kept its number (then no node is moved).
+ */
+static int
+take_number(struct pdb *t)
+{
+	struct pdbi_node *nodes = t->nodes;
+	uint32_t n, p, x, nn = t->nnodes;
+	int same = 1;
+
+	for (n = 0; n < nn; n++) {
+		nodes[n].last_child = 1;
+		nodes[n].next = 0;
+	}
+	for (n = nn; n-- > 1;) {
+		p = nodes[n].parent;
+		nodes[p].last_child += nodes[n].last_child;
+		nodes[p].next++;
+	}
+	nodes[0].parent = 0;
+	nodes[0].last_child = 1;
+	for (n = 1; n < nn; n++) {
+		p = nodes[n].parent;
+		x = nodes[p].last_child;
+		nodes[p].last_child = x + nodes[n].last_child;
+		nodes[n].last_child = x + 1;
+		nodes[n].parent = x;
+		same &= x == n;
+	}
+	if (!same)
+		for (n = 0; n < nn; n++)
+			nodes[nodes[n].parent].last_child = n;
+	return same;
+}
+
+int
+pdb_rows_take(struct pdb *db, struct pdb_rows *r)
+{
+	int rc;
+
+	if ((rc = pdb_rows_init(db, r)) != PDB_OK || db->nnodes == 0)
+		return rc;
+	/* Without memory for the handle, the walk over the links. */
+	if ((r->tree = pdbi_tree_take(db)) == NULL)
+		return PDB_OK;
+	pdbi_index_free(r->tree);
+	r->numbered = take_number(r->tree);
+	return PDB_OK;
 }
 
 void
 pdb_rows_free(struct pdb_rows *r)
 {
 	free(r->values);
+	pdbi_tree_free(r->tree);
 	r->values = NULL;
+	r->tree = NULL;
 }
 
 /* Column c's values of the k nodes, into every nm-th of out. */
@@ -96,6 +164,51 @@ count_kids(const struct pdbi_node *nodes, struct pdb_rows *r,
 	}
 }
 
+/* How far ahead of the row the walk of a taken tree asks for a node
+ * moved, and its values. */
+#define TAKEN_AHEAD	24
+
+/* The rows of a taken tree (take_number()): r->next is a place. */
+static size_t
+rows_taken(struct pdb_rows *r)
+{
+	const struct pdb *t = r->tree;
+	const struct pdbi_node *nodes = t->nodes;
+	size_t i, k, left = t->nnodes - r->next;
+	uint32_t n, f;
+	unsigned m;
+
+	k = left;
+	if (k > PDB_ROWS_MAX)
+		k = PDB_ROWS_MAX;
+	for (i = 0; i < k; i++) {
+		n = r->numbered ? r->next + (uint32_t)i :
+		    nodes[r->next + i].last_child;
+		/*
+		 * A node moved is a cache miss, and so are its values:
+		 * ask for them ahead, where the walk comes to it.
+		 */
+		if (!r->numbered && i + TAKEN_AHEAD < left) {
+			f = nodes[r->next + i + TAKEN_AHEAD].last_child;
+			if (f != nodes[r->next + i + TAKEN_AHEAD - 1].last_child +
+			    1) {
+				__builtin_prefetch(&nodes[f]);
+				for (m = 0; m < t->nmetrics; m++)
+					__builtin_prefetch(t->cols[m].v +
+					    (size_t)f * t->cols[m].size);
+			}
+		}
+		r->node[i] = n;
+		r->cc[i] = nodes[n].cc;
+		r->nkids[i] = nodes[n].next;
+	}
+	r->next += (uint32_t)k;
+	r->n = k;
+	for (m = 0; m < t->nmetrics; m++)
+		gather(t, m, r->node, k, r->values + m, t->nmetrics);
+	return k;
+}
+
 size_t
 pdb_rows_next(const struct pdb *db, struct pdb_rows *r)
 {
@@ -105,6 +218,8 @@ pdb_rows_next(const struct pdb *db, struct pdb_rows *r)
 	size_t i, na = 0;
 	unsigned m;
 
+	if (r->tree != NULL)
+		return rows_taken(r);
 	for (i = 0; i < PDB_ROWS_MAX && n != PDB_NONE; i++) {
 		r->node[i] = n;
 		r->cc[i] = nodes[n].cc;

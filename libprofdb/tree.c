@@ -315,6 +315,39 @@ pdbi_tree_swap(struct pdb *a, struct pdb *b)
 #undef SWAP
 }
 
+struct pdb *
+pdbi_tree_take(struct pdb *db)
+{
+	struct pdb *t;
+	unsigned m;
+
+	if ((t = pdb_new()) == NULL || (t->cols = pdbi_calloc(
+	    (size_t)db->nmetrics + 1, sizeof(*t->cols))) == NULL) {
+		pdb_free(t);
+		return NULL;
+	}
+	t->capcols = (size_t)db->nmetrics + 1;
+	for (m = 0; m < db->nmetrics; m++)
+		pdbi_col_init(&t->cols[m]);
+	pdbi_tree_swap(db, t);
+	t->nmetrics = db->nmetrics;
+	return t;
+}
+
+void
+pdbi_tree_free(struct pdb *t)
+{
+	unsigned m;
+
+	if (t == NULL)
+		return;
+	/* Its columns, as it has no metrics for pdb_free(). */
+	for (m = 0; m < t->nmetrics; m++)
+		free(t->cols[m].v);
+	t->nmetrics = 0;
+	pdb_free(t);
+}
+
 int
 pdb_root_new(struct pdb *db, uint32_t cc, uint32_t *out)
 {

@@ -780,6 +780,7 @@ tool_write_profile(struct tool_common *c, struct pdb *db)
 	if (f == NULL)
 		f = &pdb_fmt_ccsdump;
 	c->opts.metric = c->metric;
+	c->opts.flags |= PDB_OPT_TAKE;
 	if ((out = tool_output_open(c, f->flags & PDB_FMT_BINARY)) == NULL)
 		return TOOL_ERR;
 	if (pdb_write(db, out, f, &c->opts) != PDB_OK)

@@ -193,7 +193,8 @@ struct pdb *tool_load(struct tool_common *, const char *path,
 int	tool_read_projected(struct tool_common *, struct pdb *db,
 	    const char *path, const struct pdb_sel *sel);
 /* Write db as -t (default: the native dump) to the output; returns the
- * exit status. */
+ * exit status.  The writer may take db's tree (PDB_OPT_TAKE): only
+ * pdb_free() and the error are left to do with db. */
 int	tool_write_profile(struct tool_common *, struct pdb *);
 
 /*

@@ -6,14 +6,15 @@
  * same order as pdb_walk_next(), with the cost centres, values and
  * child counts the node-by-node calls give, for trees whose nodes are
  * numbered in pre-order, mostly or not at all, wide, deep, and with a
- * single node.
+ * single node.  pdb_rows_take() gives the same rows from a tree it takes
+ * apart, and leaves its handle with none.
  */
 #include <criterion/criterion.h>
 
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "pdb.h"
+#include "pdb_int.h"
 
 /* The shapes of tree(): parents anywhere, a chain, or mostly the node
  * made just before (a tree made mostly in pre-order, as a projection
@@ -75,6 +76,75 @@ same_as_walk(struct pdb *db)
 	cr_assert_eq(total, pdb_node_count(db));
 	cr_assert_eq(pdb_rows_next(db, &r), 0, "the end stays the end");
 	pdb_rows_free(&r);
+}
+
+/* The rows pdb_rows_take() gives for db, against the walk of twin, the
+ * same tree made the same way. */
+static void
+taken_same_as_walk(struct pdb *db, struct pdb *twin)
+{
+	struct pdb_rows r;
+	uint32_t n = pdb_walk_first(twin, NULL);
+	size_t i, total = 0;
+	unsigned m, nm = pdb_metric_count(twin);
+
+	cr_assert_eq(pdb_node_count(db), pdb_node_count(twin));
+	cr_assert(pdb_rows_take(db, &r) == PDB_OK);
+	cr_assert_eq(pdb_node_count(db), 0, "the tree is taken");
+	cr_assert_eq(pdb_metric_count(db), nm, "the schema stays");
+	while (pdb_rows_next(db, &r) > 0) {
+		cr_assert_leq(r.n, PDB_ROWS_MAX);
+		for (i = 0; i < r.n; i++, total++) {
+			cr_assert_eq(r.node[i], n, "row %zu", total);
+			cr_assert_eq(r.cc[i], pdb_node_cc(twin, n));
+			cr_assert_eq(r.nkids[i], pdb_node_child_count(twin, n),
+			    "node %u", n);
+			for (m = 0; m < nm; m++)
+				cr_assert_eq(r.values[i * nm + m],
+				    pdb_node_value(twin, n, m), "node %u", n);
+			n = pdb_walk_next(twin, n, NULL);
+		}
+	}
+	cr_assert_eq(n, PDB_NONE);
+	cr_assert_eq(total, pdb_node_count(twin));
+	cr_assert_eq(pdb_rows_next(db, &r), 0, "the end stays the end");
+	pdb_rows_free(&r);
+	/* The handle is whole: a new tree can be made in it. */
+	cr_assert(pdb_root_new(db, pdb_node_cc(twin, 0), &n) == PDB_OK);
+	cr_assert(pdb_node_set_value(db, n, 0, 5) == PDB_OK);
+	cr_assert_eq(pdb_node_value(db, n, 0), 5);
+	cr_assert_eq(pdb_node_value(db, n, 1), 0);
+}
+
+Test(rows, taken_trees)
+{
+	static const enum shape shapes[] = { RANDOM, CHAIN, MOSTLY_PREORDER };
+	struct pdb *db, *twin;
+	unsigned long seed;
+	uint32_t maxdepth;
+	size_t k;
+
+	for (k = 0; k < 3; k++)
+		for (seed = 1; seed <= 3; seed++) {
+			db = tree(2000 * (uint32_t)seed, seed, shapes[k]);
+			twin = tree(2000 * (uint32_t)seed, seed, shapes[k]);
+			taken_same_as_walk(db, twin);
+			pdb_free(db);
+			pdb_free(twin);
+		}
+	/* Numbered in pre-order already: no node moves. */
+	db = tree(3000, 5, RANDOM);
+	twin = tree(3000, 5, RANDOM);
+	cr_assert(pdbi_preorder(db, &maxdepth) == PDB_OK);
+	cr_assert(pdbi_preorder(twin, &maxdepth) == PDB_OK);
+	taken_same_as_walk(db, twin);
+	pdb_free(db);
+	pdb_free(twin);
+	db = tree(1, 3, RANDOM);
+	twin = tree(1, 3, RANDOM);
+	taken_same_as_walk(db, twin);
+	pdb_free(db);
+	pdb_free(twin);
 }
 
 Test(rows, random_trees)
