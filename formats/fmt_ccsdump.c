@@ -839,19 +839,36 @@ _Static_assert(10 * (PDB_METRICS_MAX + 2) <= CHUNK,
 
 typedef unsigned char *put_fn(unsigned char *, uint64_t);
 
-/* Rows i to end of r at p, nm values each; returns the end. */
+/*
+ * Rows i to end of r at p, nm values each; returns the end.  put takes
+ * any value; put56, when there is one, only values below 2^56, which a
+ * node's are nearly always: one test a node instead of one a value.
+ */
 static inline __attribute__((always_inline)) unsigned char *
 w_nodes(unsigned char *p, const struct pdb_rows *r, size_t i, size_t end,
-    unsigned nm, put_fn *put)
+    unsigned nm, put_fn *put, put_fn *put56)
 {
 	const int64_t *v = r->values + i * nm;
+	uint64_t z[PDB_METRICS_MAX], big;
 	unsigned m;
 
 	for (; i < end; i++, v += nm) {
+		big = (uint64_t)r->cc[i] | r->nkids[i];
+#pragma GCC unroll 8
+		for (m = 0; m < nm; m++)
+			big |= z[m] = zigzag(v[m]);
+		if (put56 != NULL && big >> 56 == 0) {
+			p = put56(p, r->cc[i]);
+#pragma GCC unroll 8
+			for (m = 0; m < nm; m++)
+				p = put56(p, z[m]);
+			p = put56(p, r->nkids[i]);
+			continue;
+		}
 		p = put(p, r->cc[i]);
 #pragma GCC unroll 8
 		for (m = 0; m < nm; m++)
-			p = put(p, zigzag(v[m]));
+			p = put(p, z[m]);
 		p = put(p, r->nkids[i]);
 	}
 	return p;
@@ -859,7 +876,7 @@ w_nodes(unsigned char *p, const struct pdb_rows *r, size_t i, size_t end,
 
 static inline __attribute__((always_inline)) void
 w_rows(struct wr *w, const struct pdb *db, struct pdb_rows *r,
-    uint64_t *nodes, put_fn *put)
+    uint64_t *nodes, put_fn *put, put_fn *put56)
 {
 	unsigned nm = pdb_metric_count(db);
 	size_t room = 10 * ((size_t)nm + 2), i, end;
@@ -876,7 +893,7 @@ w_rows(struct wr *w, const struct pdb *db, struct pdb_rows *r,
 			switch (nm) {
 #define W_NODES(k)							\
 			case k:						\
-				p = w_nodes(p, r, i, end, k, put);	\
+				p = w_nodes(p, r, i, end, k, put, put56); \
 				break
 			W_NODES(1);
 			W_NODES(2);
@@ -888,7 +905,7 @@ w_rows(struct wr *w, const struct pdb *db, struct pdb_rows *r,
 			W_NODES(8);
 #undef W_NODES
 			default:
-				p = w_nodes(p, r, i, end, nm, put);
+				p = w_nodes(p, r, i, end, nm, put, put56);
 				break;
 			}
 			w->len = (size_t)(p - w->buf);
@@ -901,7 +918,7 @@ static void
 w_rows_plain(struct wr *w, const struct pdb *db, struct pdb_rows *r,
     uint64_t *nodes)
 {
-	w_rows(w, db, r, nodes, pdb_put_varint);
+	w_rows(w, db, r, nodes, pdb_put_varint, NULL);
 }
 
 #ifdef PDB_HAVE_PEXT
@@ -909,7 +926,7 @@ static __attribute__((target("bmi,bmi2"))) void
 w_rows_pdep(struct wr *w, const struct pdb *db, struct pdb_rows *r,
     uint64_t *nodes)
 {
-	w_rows(w, db, r, nodes, pdb_put_varint_pdep);
+	w_rows(w, db, r, nodes, pdb_put_varint, pdb_put_varint56);
 }
 #endif
 

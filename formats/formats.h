@@ -473,29 +473,37 @@ pdb_put_varint(unsigned char *p, uint64_t v)
 
 #ifdef PDB_HAVE_PEXT
 /*
- * The same without a branch a byte, for values below 2^56 (8 bytes of
- * varint): pdep spreads the 7-bit groups over the bytes, and every byte
- * but the last gets its continuation bit.  Writes 8 bytes at p.
+ * The same without a branch, for values below 2^56 (8 bytes of varint):
+ * pdep spreads the 7-bit groups over the bytes, and the value's count of
+ * leading zeros picks from a table its length and the continuation bits
+ * of every byte but the last.  Writes 8 bytes at p.
  */
+struct pdb_varint_shape {
+	uint64_t	 cont;		/* continuation bits */
+	uint64_t	 len;		/* bytes */
+};
+extern const struct pdb_varint_shape pdb_varint_shapes[64];
+
+static inline __attribute__((target("bmi,bmi2"), always_inline))
+unsigned char *
+pdb_put_varint56(unsigned char *p, uint64_t v)
+{
+	const struct pdb_varint_shape *s =
+	    &pdb_varint_shapes[__builtin_clzll(v | 1)];
+	uint64_t w = _pdep_u64(v, 0x7f7f7f7f7f7f7f7fULL) | s->cont;
+
+	memcpy(p, &w, 8);
+	return p + s->len;
+}
+
+/* Any value: pdb_put_varint56() below 2^56. */
 static inline __attribute__((target("bmi,bmi2"), always_inline))
 unsigned char *
 pdb_put_varint_pdep(unsigned char *p, uint64_t v)
 {
-	uint64_t w;
-	unsigned len, top;
-
 	if (__builtin_expect(v >> 56 != 0, 0))
 		return pdb_put_varint(p, v);
-	/* 1 to 8 bytes: a byte for every 7 bits, one for 0.  With top the
-	 * highest bit set (63 - clz is one bsr), that is top / 7 + 1, which
-	 * is (9 top + 73) >> 6 for top below 56: one lea and a shift, where
-	 * the exact division is a longer sequence. */
-	top = (unsigned)__builtin_clzll(v | 1) ^ 63;
-	len = (top * 9 + 73) >> 6;
-	w = _pdep_u64(v, 0x7f7f7f7f7f7f7f7fULL) |
-	    _bzhi_u64(0x8080808080808080ULL, 8 * (len - 1));
-	memcpy(p, &w, 8);
-	return p + len;
+	return pdb_put_varint56(p, v);
 }
 #endif
 
