@@ -113,6 +113,30 @@ pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc,
 	return PDB_OK;
 }
 
+/*
+ * Zero bytes from p on, the elements of a chain: most chains are short,
+ * and a call to memset() for a few bytes costs more than the stores.
+ * The column's slack (PDBI_COL_SLACK) takes what an 8-byte store puts
+ * past its end.
+ */
+static inline void
+zero_span(unsigned char *p, size_t bytes)
+{
+	static const uint64_t zero;
+
+	if (bytes > 32) {
+		memset(p, 0, bytes);
+		return;
+	}
+	memcpy(p, &zero, 8);
+	if (bytes > 8)
+		memcpy(p + 8, &zero, 8);
+	if (bytes > 16)
+		memcpy(p + 16, &zero, 8);
+	if (bytes > 24)
+		memcpy(p + 24, &zero, 8);
+}
+
 int
 pdbi_chain_new(struct pdb *db, uint32_t t, const uint32_t *ccs, size_t k,
     uint32_t *out)
@@ -132,7 +156,7 @@ pdbi_chain_new(struct pdb *db, uint32_t t, const uint32_t *ccs, size_t k,
 	nodes = db->nodes;
 	for (m = 0; m < db->nmetrics; m++)
 		if ((size = db->cols[m].size) != 0)
-			memset(db->cols[m].v + (size_t)id * size, 0, k * size);
+			zero_span(db->cols[m].v + (size_t)id * size, k * size);
 	/* The first into t's list, the others each t's only child. */
 	pdbi_node_link(db, id, t, ccs[--k]);
 	t = id++;
