@@ -370,15 +370,19 @@ pdbi_values_put(struct pdb *db, uint32_t n, const int64_t *vals)
 	unsigned m, nm = db->nmetrics;
 	size_t more = 0;
 
-	/* The common case: every value fits its column as it is. */
-	for (m = 0; m < nm && pdbi_fits(&c[m], vals[m]); m++)
-		;
-	if (m == nm) {
-		for (m = 0; m < nm; m++)
-			if (c[m].size != 0)
-				pdbi_elem_append(c[m].v, c[m].size, n, vals[m]);
-		return PDB_OK;
+	/*
+	 * The common case: every value fits its column as it is.  Each is
+	 * stored as it is tested, in one loop, and all are stored again
+	 * below if one did not fit: n is no node yet.
+	 */
+	for (m = 0; m < nm; m++) {
+		more |= !pdbi_fits(&c[m], vals[m]);
+		if (c[m].size != 0)
+			pdbi_elem_append(c[m].v, c[m].size, n, vals[m]);
 	}
+	if (more == 0)
+		return PDB_OK;
+	more = 0;
 	for (m = 0; m < nm; m++)
 		if (room(db, m, vals[m], 0, &more) != PDB_OK)
 			return PDB_ENOMEM;
