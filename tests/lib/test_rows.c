@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "failalloc.h"
 #include "pdb_int.h"
 
 /* The shapes of tree(): parents anywhere, a chain, or mostly the node
@@ -78,36 +79,47 @@ same_as_walk(struct pdb *db)
 	pdb_rows_free(&r);
 }
 
-/* The rows pdb_rows_take() gives for db, against the walk of twin, the
- * same tree made the same way. */
+/* The rows of r, started on db, are twin's walk: twin is db's tree, or
+ * the same tree made the same way. */
 static void
-taken_same_as_walk(struct pdb *db, struct pdb *twin)
+rows_are_walk(struct pdb *db, struct pdb_rows *r, struct pdb *twin)
 {
-	struct pdb_rows r;
 	uint32_t n = pdb_walk_first(twin, NULL);
 	size_t i, total = 0;
 	unsigned m, nm = pdb_metric_count(twin);
 
-	cr_assert_eq(pdb_node_count(db), pdb_node_count(twin));
-	cr_assert(pdb_rows_take(db, &r) == PDB_OK);
-	cr_assert_eq(pdb_node_count(db), 0, "the tree is taken");
-	cr_assert_eq(pdb_metric_count(db), nm, "the schema stays");
-	while (pdb_rows_next(db, &r) > 0) {
-		cr_assert_leq(r.n, PDB_ROWS_MAX);
-		for (i = 0; i < r.n; i++, total++) {
-			cr_assert_eq(r.node[i], n, "row %zu", total);
-			cr_assert_eq(r.cc[i], pdb_node_cc(twin, n));
-			cr_assert_eq(r.nkids[i], pdb_node_child_count(twin, n),
+	while (pdb_rows_next(db, r) > 0) {
+		cr_assert_leq(r->n, PDB_ROWS_MAX);
+		for (i = 0; i < r->n; i++, total++) {
+			cr_assert_eq(r->node[i], n, "row %zu", total);
+			cr_assert_eq(r->cc[i], pdb_node_cc(twin, n));
+			cr_assert_eq(r->nkids[i], pdb_node_child_count(twin, n),
 			    "node %u", n);
 			for (m = 0; m < nm; m++)
-				cr_assert_eq(r.values[i * nm + m],
+				cr_assert_eq(r->values[i * nm + m],
 				    pdb_node_value(twin, n, m), "node %u", n);
 			n = pdb_walk_next(twin, n, NULL);
 		}
 	}
 	cr_assert_eq(n, PDB_NONE);
 	cr_assert_eq(total, pdb_node_count(twin));
-	cr_assert_eq(pdb_rows_next(db, &r), 0, "the end stays the end");
+	cr_assert_eq(pdb_rows_next(db, r), 0, "the end stays the end");
+}
+
+/* pdb_rows_take() on db against the walk of twin, the same tree made
+ * the same way. */
+static void
+taken_same_as_walk(struct pdb *db, struct pdb *twin)
+{
+	struct pdb_rows r;
+	uint32_t n;
+
+	cr_assert_eq(pdb_node_count(db), pdb_node_count(twin));
+	cr_assert(pdb_rows_take(db, &r) == PDB_OK);
+	cr_assert_eq(pdb_node_count(db), 0, "the tree is taken");
+	cr_assert_eq(pdb_metric_count(db), pdb_metric_count(twin),
+	    "the schema stays");
+	rows_are_walk(db, &r, twin);
 	pdb_rows_free(&r);
 	/* The handle is whole: a new tree can be made in it. */
 	cr_assert(pdb_root_new(db, pdb_node_cc(twin, 0), &n) == PDB_OK);
@@ -144,6 +156,46 @@ Test(rows, taken_trees)
 	twin = tree(1, 3, RANDOM);
 	taken_same_as_walk(db, twin);
 	pdb_free(db);
+	pdb_free(twin);
+}
+
+/*
+ * With each allocation of pdb_rows_take() failing in turn: PDB_ENOMEM
+ * with the handle whole, or the same rows, from the tree taken or, when
+ * the handle for it could not be made, walked over the links in place.
+ * Nothing leaks.
+ */
+Test(rows, taken_without_memory)
+{
+	struct pdb *db, *twin = tree(3000, 4, MOSTLY_PREORDER);
+	struct pdb_rows r;
+	unsigned long k;
+	int fired, rc;
+
+	for (k = 1;; k++) {
+		db = tree(3000, 4, MOSTLY_PREORDER);
+		failalloc_track_begin();
+		failalloc_arm(k);
+		rc = pdb_rows_take(db, &r);
+		fired = failalloc_fired();
+		failalloc_arm(0);
+		if (rc != PDB_OK) {
+			cr_assert(fired);
+			cr_assert_eq(rc, PDB_ENOMEM);
+			cr_assert_eq(pdb_node_count(db), pdb_node_count(twin));
+		} else {
+			/* Taken unless the handle for it failed. */
+			cr_assert_eq(pdb_node_count(db) == 0, !fired,
+			    "allocation %lu", k);
+			rows_are_walk(db, &r, twin);
+			pdb_rows_free(&r);
+		}
+		pdb_free(db);
+		cr_assert_eq(failalloc_track_end(), 0, "allocation %lu", k);
+		if (!fired)
+			break;
+	}
+	cr_assert_gt(k, 2, "pdb_rows_take() allocates");
 	pdb_free(twin);
 }
 
