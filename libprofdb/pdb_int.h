@@ -26,8 +26,9 @@
  * explicit keys: few are ever asked for again (8 to 28% of them when
  * projecting the generated profiles), and a table of them all cost more
  * time, in cache misses, than walking the stack again, and 2 to 4 bytes
- * a node.  All of this is an index: dropping it (pdbi_index_free())
- * loses nothing but time.
+ * a node.  The children that a replay of case 3 finds again go in the
+ * same cache: finding a child is a push too (case 1).  All of this is
+ * an index: dropping it (pdbi_index_free()) loses nothing but time.
  *
  * Tree walks use the child lists, never the index.  A node is 16 bytes:
  * it keeps its last child, and the children form a circular list through

@@ -21,7 +21,7 @@
 
 #include "pdb_int.h"
 
-#define MEMO_BITS	12	/* 4096 entries, 48 KB */
+#define MEMO_BITS	14	/* 16384 entries, 192 KB */
 
 /* The slot of a cost centre in a table of mask + 1 slots. */
 static size_t
@@ -253,6 +253,33 @@ memo_slot(const struct pdb *db, uint32_t s, uint32_t cc)
 	return &db->memo[h & (((size_t)1 << MEMO_BITS) - 1)];
 }
 
+/*
+ * A child found again by a replay.  Replays of one stack's pushes go
+ * over the same levels, whose children are scattered over the node
+ * array: a scan of a short list is a cache miss a child.  Finding the
+ * child is pushing cc (case 1), so the answer goes in the memo beside
+ * those of compressing pushes: 61% of these lookups are found there
+ * when projecting the 100 MB generated pgcl profile, 42% the dump.
+ */
+static int
+replay_find(struct pdb *db, uint32_t t, uint32_t cc, uint32_t *out)
+{
+	struct pdbi_memo *e = db->memo != NULL ? memo_slot(db, t, cc) : NULL;
+	int rc;
+
+	if (e != NULL && e->s == t && e->cc == cc) {
+		*out = e->t;
+		return PDB_OK;
+	}
+	if ((rc = pdbi_child_find(db, t, cc, out)) == PDB_OK && e != NULL &&
+	    *out != PDB_NONE) {
+		e->s = t;
+		e->cc = cc;
+		e->t = *out;
+	}
+	return rc;
+}
+
 /* Cases 2 and 3 of pdb_push(): cc is no child of s. */
 int
 pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
@@ -298,7 +325,7 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 	path[0] = cc;
 	t = db->nodes[n].parent;
 	while (npath-- > 0) {
-		if ((rc = pdbi_child_find(db, t, path[npath], &c)) != PDB_OK)
+		if ((rc = replay_find(db, t, path[npath], &c)) != PDB_OK)
 			return rc;
 		if (c == PDB_NONE) {
 			/* A wide stack's child goes in its table too. */
