@@ -495,16 +495,6 @@ pdb_put_varint56(unsigned char *p, uint64_t v)
 	memcpy(p, &w, 8);
 	return p + s->len;
 }
-
-/* Any value: pdb_put_varint56() below 2^56. */
-static inline __attribute__((target("bmi,bmi2"), always_inline))
-unsigned char *
-pdb_put_varint_pdep(unsigned char *p, uint64_t v)
-{
-	if (__builtin_expect(v >> 56 != 0, 0))
-		return pdb_put_varint(p, v);
-	return pdb_put_varint56(p, v);
-}
 #endif
 
 /* ---- whole operations ---- */

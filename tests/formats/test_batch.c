@@ -504,12 +504,6 @@ Test(batch, node_decoders_agree)
 
 #ifdef PDB_HAVE_PEXT
 static __attribute__((target("bmi,bmi2"))) unsigned char *
-pdep_put(unsigned char *p, uint64_t v)
-{
-	return pdb_put_varint_pdep(p, v);
-}
-
-static __attribute__((target("bmi,bmi2"))) unsigned char *
 pdep_put56(unsigned char *p, uint64_t v)
 {
 	return pdb_put_varint56(p, v);
@@ -518,7 +512,8 @@ pdep_put56(unsigned char *p, uint64_t v)
 
 /*
  * The varint encoders give the bytes the reference decoder reads back,
- * the pdep ones the same as the plain one, around every length's bounds.
+ * the pdep one (below 2^56) the same as the plain one, around every
+ * length's bounds.
  */
 Test(batch, varint_encoders_agree)
 {
@@ -543,15 +538,8 @@ Test(batch, varint_encoders_agree)
 		cr_assert_eq(back, v, "value %#llx", (unsigned long long)v);
 		cr_assert_eq((unsigned)(p - a), k);
 #ifdef PDB_HAVE_PEXT
-		if (!pdb_cpu_pext())
+		if (!pdb_cpu_pext() || v >> 56 != 0)
 			continue;
-		cr_assert_eq((unsigned)(pdep_put(b, v) - b), k,
-		    "value %#llx", (unsigned long long)v);
-		cr_assert(memcmp(a, b, k) == 0, "value %#llx",
-		    (unsigned long long)v);
-		if (v >> 56 != 0)
-			continue;
-		memset(b, 0x55, sizeof(b));
 		cr_assert_eq((unsigned)(pdep_put56(b, v) - b), k,
 		    "value %#llx", (unsigned long long)v);
 		cr_assert(memcmp(a, b, k) == 0, "value %#llx",
