@@ -331,8 +331,9 @@ pdb_batcher_flush(struct pdb_batcher *bt, struct pdb_input *in,
 #define SHAPE_LEN(z)	((z) >= 8 ? (63 - (z)) / 7 + 1 : 8)
 #define SHAPE(z)	{ 0x8080808080808080ULL &			\
 	((1ULL << (8 * (SHAPE_LEN(z) - 1))) - 1), SHAPE_LEN(z) }
-#define SHAPES8(z)	SHAPE(z), SHAPE(z + 1), SHAPE(z + 2), SHAPE(z + 3), \
-	SHAPE(z + 4), SHAPE(z + 5), SHAPE(z + 6), SHAPE(z + 7)
+#define SHAPES8(z)	SHAPE(z), SHAPE((z) + 1), SHAPE((z) + 2),		\
+	SHAPE((z) + 3), SHAPE((z) + 4), SHAPE((z) + 5), SHAPE((z) + 6),	\
+	SHAPE((z) + 7)
 const struct pdb_varint_shape pdb_varint_shapes[64] = {
 	SHAPES8(0), SHAPES8(8), SHAPES8(16), SHAPES8(24), SHAPES8(32),
 	SHAPES8(40), SHAPES8(48), SHAPES8(56)
