@@ -10,7 +10,9 @@
  * children, a cache miss after the other.  Here the walk is one loop
  * over the links, the child lists of a batch are walked side by side,
  * and the values are read a column at a time, the type looked at once a
- * batch.
+ * batch.  A writer whose handle is done with its tree takes it
+ * (pdb_rows_take()), and then follows no link at all: the nodes are
+ * numbered in pre-order first (take_number()), and read by place.
  */
 #include <stdlib.h>
 
