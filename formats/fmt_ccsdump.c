@@ -98,7 +98,8 @@ static void	 w_bytes(struct wr *, const void *, size_t);
 static void	 w_varint(struct wr *, uint64_t);
 static void	 w_svarint(struct wr *, int64_t);
 static void	 w_string(struct wr *, const char *);
-static int	 w_tree(struct wr *, struct pdb *, int, uint64_t *);
+static int	 w_tree(struct wr *, struct pdb *, const struct pdb_opts *,
+		    uint64_t *);
 
 const struct pdb_format pdb_fmt_ccsdump = {
 	.abi = PDB_FORMAT_ABI,
@@ -931,13 +932,14 @@ w_rows_pdep(struct wr *w, const struct pdb *db, struct pdb_rows *r,
 #endif
 
 static int
-w_tree(struct wr *w, struct pdb *db, int take, uint64_t *nodes)
+w_tree(struct wr *w, struct pdb *db, const struct pdb_opts *opts,
+    uint64_t *nodes)
 {
 	struct pdb_rows *r;
 
 	if ((r = malloc(sizeof(*r))) == NULL)
 		return PDB_ENOMEM;
-	if ((take ? pdb_rows_take(db, r) : pdb_rows_init(db, r)) != PDB_OK) {
+	if (pdb_write_rows(db, r, opts) != PDB_OK) {
 		free(r);
 		return PDB_ENOMEM;
 	}
@@ -1009,8 +1011,7 @@ dump_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 	}
 
 	w_varint(w, pdb_node_count(db) > 0 ? 1 : 0);
-	if (w_tree(w, db, opts != NULL && (opts->flags & PDB_OPT_TAKE) != 0,
-	    &nodes) != PDB_OK) {
+	if (w_tree(w, db, opts, &nodes) != PDB_OK) {
 		free(w);
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	}

@@ -751,7 +751,7 @@ put_u32(FILE *f, uint32_t v)
  */
 static int
 write_tree(struct pdb *db, FILE *f, const uint32_t *ccid, const int *metric,
-    int take)
+    const struct pdb_opts *opts)
 {
 	unsigned char buf[65536], *p = buf;
 	const size_t room = 10 * (NFIELDS + 2);
@@ -762,8 +762,7 @@ write_tree(struct pdb *db, FILE *f, const uint32_t *ccid, const int *metric,
 	int j;
 
 	if ((rows = malloc(sizeof(*rows))) == NULL ||
-	    (take ? pdb_rows_take(db, rows) : pdb_rows_init(db, rows)) !=
-	    PDB_OK) {
+	    pdb_write_rows(db, rows, opts) != PDB_OK) {
 		free(rows);
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	}
@@ -902,8 +901,7 @@ pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 		fputs(cc.label, f);
 		putc('\0', f);
 	}
-	if ((rc = write_tree(db, f, ccid, metric, opts != NULL &&
-	    (opts->flags & PDB_OPT_TAKE) != 0)) != PDB_OK)
+	if ((rc = write_tree(db, f, ccid, metric, opts)) != PDB_OK)
 		goto out;
 	if (ferror(f))
 		rc = pdb_seterr(db, PDB_EIO, "write error: %s",

@@ -514,5 +514,9 @@ int		 pdb_read_tree(struct pdb *db, const char *path,
 /* Write db's tree in format fmt. */
 int		 pdb_write(struct pdb *db, FILE *, const struct pdb_format *fmt,
 		    const struct pdb_opts *);
+/* For a writer: start the rows of db's tree (pdb_rows_init()), taking
+ * the tree (pdb_rows_take()) when opts has PDB_OPT_TAKE. */
+int		 pdb_write_rows(struct pdb *db, struct pdb_rows *,
+		    const struct pdb_opts *opts);
 
 #endif /* FORMATS_H */

@@ -258,6 +258,14 @@ pdb_write(struct pdb *db, FILE *out, const struct pdb_format *fmt,
 }
 
 int
+pdb_write_rows(struct pdb *db, struct pdb_rows *r, const struct pdb_opts *opts)
+{
+	if (opts != NULL && (opts->flags & PDB_OPT_TAKE) != 0)
+		return pdb_rows_take(db, r);
+	return pdb_rows_init(db, r);
+}
+
+int
 pdb_batcher_init(struct pdb_batcher *bt, unsigned nm)
 {
 	bt->n = 0;

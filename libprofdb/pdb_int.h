@@ -238,9 +238,8 @@ pdbi_node_link(struct pdb *db, uint32_t id, uint32_t parent, uint32_t cc)
 /*
  * Append the stacks t + ccs[k - 1], then that + ccs[k - 2], and so on to
  * ccs[0], each after the first the only child of the one before, with
- * zero values; t is no wide stack and has no child ccs[k - 1].  The last
- * (t if k is 0) into *out.  Fails for memory or too many nodes, with
- * db's error set.
+ * zero values; t has no child ccs[k - 1].  The last (t if k is 0) into
+ * *out.  Fails for memory or too many nodes, with db's error set.
  */
 int		 pdbi_chain_new(struct pdb *, uint32_t t, const uint32_t *ccs,
 		    size_t k, uint32_t *out);
@@ -412,6 +411,13 @@ pdbi_elem_put(unsigned char *p, unsigned size, size_t n, int64_t v)
  * size.
  */
 #define PDBI_COL_SLACK	8
+
+/* The bytes of a column of cap elements of size bytes, with its slack. */
+static inline size_t
+pdbi_col_bytes(size_t cap, unsigned size)
+{
+	return cap * size + PDBI_COL_SLACK;
+}
 
 /* Store v at element n, of size bytes (not 0), of a column with no
  * element in use above n. */

@@ -287,10 +287,6 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 	struct pdbi_memo *e;
 	uint32_t n, t, c, *path;
 	size_t npath = 1, i;
-
-	if (pdbi_grow(&db->pushpath, &db->pushcap, 1, sizeof(*db->pushpath)) !=
-	    PDB_OK)
-		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	int rc;
 
 	if (db->memo != NULL) {
@@ -300,6 +296,9 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 			return PDB_OK;
 		}
 	}
+	if (pdbi_grow(&db->pushpath, &db->pushcap, 1, sizeof(*db->pushpath)) !=
+	    PDB_OK)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	/*
 	 * Walk back to find an earlier occurrence; the root is fixed.  The
 	 * path is the cost centres to push again, last first: cc, then
@@ -328,13 +327,7 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 		if ((rc = replay_find(db, t, path[npath], &c)) != PDB_OK)
 			return rc;
 		if (c == PDB_NONE) {
-			/* A wide stack's child goes in its table too. */
-			if (!pdbi_is_wide(db, t))
-				npath++;
-			else if ((rc = pdbi_child_new(db, t, path[npath],
-			    NULL, &t)) != PDB_OK)
-				return rc;
-			if ((rc = pdbi_chain_new(db, t, path, npath, &t)) !=
+			if ((rc = pdbi_chain_new(db, t, path, npath + 1, &t)) !=
 			    PDB_OK)
 				return rc;
 			break;

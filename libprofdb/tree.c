@@ -79,45 +79,11 @@ pdbi_nodes_reserve_slow(struct pdb *db, size_t k)
 	return PDB_OK;
 }
 
-/* The elements n of the nm columns c, the newest, set to 0: the columns
- * are not written through anything else meanwhile. */
-static void
-zero_values(const struct pdbi_col *restrict c, unsigned nm, uint32_t n)
-{
-	unsigned m;
-
-	for (m = 0; m < nm; m++)
-		if (c[m].size != 0)
-			pdbi_elem_append(c[m].v, c[m].size, n, 0);
-}
-
-int
-pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc,
-    const int64_t *vals, uint32_t *out)
-{
-	uint32_t id = db->nnodes;
-	int rc;
-
-	if (cc >= db->nccs)
-		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
-		    (unsigned)cc);
-	if ((rc = pdbi_nodes_reserve(db, 1)) != PDB_OK)
-		return rc;
-	if (vals == NULL)
-		zero_values(db->cols, db->nmetrics, id);
-	else if (pdbi_values_put(db, id, vals) != PDB_OK)
-		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	pdbi_node_link(db, id, parent, cc);
-	db->nnodes++;
-	*out = id;
-	return PDB_OK;
-}
-
 /*
- * Zero bytes from p on, the elements of a chain: most chains are short,
- * and a call to memset() for a few bytes costs more than the stores.
- * The column's slack (PDBI_COL_SLACK) takes what an 8-byte store puts
- * past its end.
+ * Zero bytes from p on: most spans are a node's element, or a short
+ * chain's, and a call to memset() for a few bytes costs more than the
+ * stores.  The column's slack (PDBI_COL_SLACK) takes what an 8-byte
+ * store puts past its end.
  */
 static inline void
 zero_span(unsigned char *p, size_t bytes)
@@ -137,29 +103,65 @@ zero_span(unsigned char *p, size_t bytes)
 		memcpy(p + 24, &zero, 8);
 }
 
+/* The values of the k nodes from id, the newest, set to 0: no element
+ * above them is in use. */
+static void
+zero_values(struct pdb *db, uint32_t id, size_t k)
+{
+	unsigned m;
+	size_t size;
+
+	for (m = 0; m < db->nmetrics; m++)
+		if ((size = db->cols[m].size) != 0)
+			zero_span(db->cols[m].v + (size_t)id * size, k * size);
+}
+
+int
+pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc,
+    const int64_t *vals, uint32_t *out)
+{
+	uint32_t id = db->nnodes;
+	int rc;
+
+	if (cc >= db->nccs)
+		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
+		    (unsigned)cc);
+	if ((rc = pdbi_nodes_reserve(db, 1)) != PDB_OK)
+		return rc;
+	if (vals == NULL)
+		zero_values(db, id, 1);
+	else if (pdbi_values_put(db, id, vals) != PDB_OK)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	pdbi_node_link(db, id, parent, cc);
+	db->nnodes++;
+	*out = id;
+	return PDB_OK;
+}
+
 int
 pdbi_chain_new(struct pdb *db, uint32_t t, const uint32_t *ccs, size_t k,
     uint32_t *out)
 {
 	struct pdbi_node *nodes;
-	uint32_t id = db->nnodes;
-	unsigned m;
-	size_t size;
+	uint32_t id;
 	int rc;
 
+	/* A wide stack's child goes in its table too: made as any child. */
+	if (k > 0 && pdbi_is_wide(db, t) && (rc = pdbi_child_new(db, t,
+	    ccs[--k], NULL, &t)) != PDB_OK)
+		return rc;
 	if (k == 0) {
 		*out = t;
 		return PDB_OK;
 	}
+	id = db->nnodes;
 	if ((rc = pdbi_nodes_reserve(db, k)) != PDB_OK)
 		return rc;
-	nodes = db->nodes;
-	for (m = 0; m < db->nmetrics; m++)
-		if ((size = db->cols[m].size) != 0)
-			zero_span(db->cols[m].v + (size_t)id * size, k * size);
-	/* The first into t's list, the others each t's only child. */
+	zero_values(db, id, k);
 	pdbi_node_link(db, id, t, ccs[--k]);
 	t = id++;
+	/* The others each the only child of the one before. */
+	nodes = db->nodes;
 	while (k-- > 0) {
 		nodes[id].cc = ccs[k];
 		nodes[id].parent = t;
@@ -295,8 +297,8 @@ pdbi_tree_copy(struct pdb *dst, const struct pdb *src)
 	for (m = 0; m < src->nmetrics; m++) {
 		if ((size = src->cols[m].size) == 0)
 			continue;
-		if ((p = pdbi_realloc(dst->cols[m].v, dst->capvals * size +
-		    PDBI_COL_SLACK)) == NULL)
+		if ((p = pdbi_realloc(dst->cols[m].v,
+		    pdbi_col_bytes(dst->capvals, size))) == NULL)
 			return pdb_seterr(dst, PDB_ENOMEM, "out of memory");
 		dst->cols[m].v = p;
 		dst->cols[m].type = src->cols[m].type;

@@ -238,8 +238,8 @@ pdbi_col_widen(struct pdb *db, unsigned m, int64_t v)
 	t = pdbi_col_type_for(c, lo, hi);
 	size = pdbi_types[t].size;
 	if (db->capvals > 0) {
-		if ((p = pdbi_realloc(c->v, db->capvals * size +
-		    PDBI_COL_SLACK)) == NULL)
+		if ((p = pdbi_realloc(c->v,
+		    pdbi_col_bytes(db->capvals, size))) == NULL)
 			return PDB_ENOMEM;
 		c->v = p;
 		if (c->type == PDBI_ZERO)
@@ -288,8 +288,8 @@ pdbi_cols_reserve_slow(struct pdb *db, size_t need)
 	for (m = 0; m < db->nmetrics; m++) {
 		if ((size = db->cols[m].size) == 0)
 			continue;
-		if ((p = pdbi_realloc(db->cols[m].v, cap * size +
-		    PDBI_COL_SLACK)) == NULL)
+		if ((p = pdbi_realloc(db->cols[m].v,
+		    pdbi_col_bytes(cap, size))) == NULL)
 			return PDB_ENOMEM;
 		db->cols[m].v = p;
 	}

@@ -12,9 +12,12 @@
 #include <criterion/criterion.h>
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "failalloc.h"
+#include "formats.h"
 #include "pdb_int.h"
 
 /* The shapes of tree(): parents anywhere, a chain, or mostly the node
@@ -197,6 +200,57 @@ Test(rows, taken_without_memory)
 	}
 	cr_assert_gt(k, 2, "pdb_rows_take() allocates");
 	pdb_free(twin);
+}
+
+/* Format f's bytes for db written with opts flags. */
+static char *
+written(struct pdb *db, const struct pdb_format *f, unsigned flags,
+    size_t *len)
+{
+	struct pdb_opts opts;
+	char *buf = NULL;
+	FILE *out;
+
+	memset(&opts, 0, sizeof(opts));
+	opts.flags = flags;
+	cr_assert((out = open_memstream(&buf, len)) != NULL);
+	cr_assert_eq(pdb_write(db, out, f, &opts), PDB_OK, "%s: %s", f->name,
+	    pdb_errmsg(db));
+	cr_assert_eq(fclose(out), 0);
+	return buf;
+}
+
+/*
+ * The writers that take the tree (PDB_OPT_TAKE) write the same bytes as
+ * without it, for trees in pre-order or not, and leave the handle with
+ * no tree but its schema.
+ */
+Test(rows, writers_taking_the_tree_write_the_same)
+{
+	static const enum shape shapes[] = { RANDOM, MOSTLY_PREORDER, CHAIN };
+	const struct pdb_format *fmts[] = { &pdb_fmt_ccsdump, &pdb_fmt_pgcl };
+	struct pdb *db, *twin;
+	size_t k, j, alen, blen;
+	char *a, *b;
+
+	for (k = 0; k < 3; k++)
+		for (j = 0; j < 2; j++) {
+			db = tree(5000, 11 + k, shapes[k]);
+			twin = tree(5000, 11 + k, shapes[k]);
+			pdb_set_warn_handler(db, NULL, NULL);
+			pdb_set_warn_handler(twin, NULL, NULL);
+			a = written(twin, fmts[j], 0, &alen);
+			b = written(db, fmts[j], PDB_OPT_TAKE, &blen);
+			cr_assert_eq(blen, alen, "%s", fmts[j]->name);
+			cr_assert(memcmp(a, b, alen) == 0, "%s", fmts[j]->name);
+			cr_assert_eq(pdb_node_count(db), 0, "the tree is taken");
+			cr_assert_eq(pdb_node_count(twin), 5000);
+			cr_assert_eq(pdb_metric_count(db), 2);
+			free(a);
+			free(b);
+			pdb_free(db);
+			pdb_free(twin);
+		}
 }
 
 Test(rows, random_trees)
