@@ -44,6 +44,9 @@ struct pdb_builder {
 	uint32_t	*onpath;	/* per cost centre: times on ccpath[1..] */
 	size_t		 nonpath;
 	int64_t		*vals;		/* a node's values without counts */
+	uint32_t	*image;		/* per row of a projected run: its image */
+	unsigned char	*keep;		/* per row: its counts are kept */
+	size_t		 capimage, capkeep;
 	uint64_t	*range;		/* per metric: pdbi_sum_add()'s sums */
 	struct pdb_sink	 sink;
 };
@@ -334,10 +337,34 @@ run_checks(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 }
 
 /*
+ * The values of rows lo to hi, added to their images, a metric at a
+ * time (pdbi_values_add_col()): the counts of a row only where its cost
+ * centre is selected.
+ */
+static int
+add_images(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
+    size_t hi)
+{
+	struct pdb *db = b->db;
+	unsigned m;
+
+	for (m = 0; m < db->nmetrics; m++)
+		if (pdbi_values_add_col(db, m, hi - lo, b->image, bt->values +
+		    lo * bt->stride + m, bt->stride,
+		    db->metrics[m].kind == PDB_COUNT ? b->keep : NULL) !=
+		    PDB_OK)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	return PDB_OK;
+}
+
+/*
  * Nodes lo to hi of a raw tree projected (pdb_builder_select()), as
  * enter() and b_exit() would take them one at a time, but with the
- * checks that run_end() made once for the run; and a new image is made
- * with its values, where enter() makes it with zeros and adds them.
+ * checks that run_end() made once for the run.  The images are found or
+ * made first, the new ones zeroed together at the end, and then the
+ * values are added to them a metric at a time (add_images()): the type
+ * of a column is looked at once a run, where enter() looks at each
+ * column's type for each node, and a new node's values cost no call.
  */
 static int
 project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
@@ -345,30 +372,37 @@ project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 {
 	struct pdb *db = b->db;
 	const unsigned char *mask;
-	uint32_t *path = b->path, *ccpath = b->ccpath, *onpath, cc, s, n;
+	uint32_t *path = b->path, *ccpath = b->ccpath, *onpath, *image, cc,
+	    s, n;
+	unsigned char *keep;
 	size_t depth = b->depth, i, e;
-	const int64_t *v;
+	uint32_t first = db->nnodes;
 	int rc = PDB_OK;
 
-	if (ccs_ready(b) != PDB_OK)
+	if (ccs_ready(b) != PDB_OK ||
+	    pdbi_grow(&b->image, &b->capimage, hi - lo, sizeof(*b->image)) ||
+	    pdbi_grow(&b->keep, &b->capkeep, hi - lo, sizeof(*b->keep)))
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	mask = b->mask;
 	onpath = b->onpath;
+	image = b->image - lo;
+	keep = b->keep - lo;
 	for (i = lo; i < hi; i++) {
 		cc = bt->cc[i];
-		v = bt->values + i * bt->stride;
 		s = path[depth - 1];
 		n = s;
 		if (!mask[cc])
-			rc = add(b, n, v, 0);
-		else if (onpath[cc] > 0) {
-			if ((rc = pdbi_push_moved(db, s, cc, &n)) == PDB_OK)
-				rc = add(b, n, v, 1);
-		} else if ((rc = pdbi_child_find(db, s, cc, &n)) == PDB_OK)
-			rc = n == PDB_NONE ? pdbi_child_new(db, s, cc, v, &n) :
-			    add(b, n, v, 1);
+			;
+		else if (onpath[cc] > 0)
+			rc = pdbi_push_moved(db, s, cc, &n);
+		else if ((rc = pdbi_child_find(db, s, cc, &n)) == PDB_OK &&
+		    n == PDB_NONE)
+			rc = pdbi_child_new(db, s, cc, pdbi_values_unset,
+			    &n);
 		if (rc != PDB_OK)
 			break;
+		image[i] = n;
+		keep[i] = mask[cc];
 		ccpath[depth] = mask[cc] ? cc : PDB_NONE;
 		onpath[cc] += mask[cc];
 		path[depth++] = n;
@@ -378,6 +412,9 @@ project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 	}
 	b->depth = depth;
 	*done = i;
+	pdbi_values_zero(db, first);
+	if (add_images(b, bt, lo, i) != PDB_OK)
+		return PDB_ENOMEM;
 	return rc;
 }
 
@@ -493,6 +530,8 @@ pdb_builder_free(struct pdb_builder *b)
 	free(b->ccpath);
 	free(b->onpath);
 	free(b->vals);
+	free(b->image);
+	free(b->keep);
 	free(b->range);
 	free(b);
 }

@@ -213,6 +213,14 @@ pdbi_mix64(uint64_t h)
 int		 pdbi_node_new(struct pdb *, uint32_t parent, uint32_t cc,
 		    const int64_t *vals, uint32_t *out);
 /*
+ * As the values of a new node: leave them unset, for the caller to set
+ * before anything reads them, such as with pdbi_values_zero() for all
+ * the nodes it made.
+ */
+extern const int64_t pdbi_values_unset[1];
+/* Zero the values of the nodes from first on, the newest. */
+void		 pdbi_values_zero(struct pdb *, uint32_t first);
+/*
  * Make node id (below capnodes, its values set) a child of parent, last
  * in the list.  The caller counts it in nnodes.
  */
@@ -303,7 +311,8 @@ int		 pdbi_push_moved(struct pdb *, uint32_t s, uint32_t cc,
  * Case 1 and case 2 apart, for a builder that makes a child with its
  * values at once: pdbi_child_find() (below) puts the last child of s
  * with cost centre cc, or PDB_NONE, into *out; pdbi_child_new() makes
- * the child cc of s, which has none, with values vals (NULL: zeros).
+ * the child cc of s, which has none, with values vals (NULL: zeros;
+ * pdbi_values_unset: none yet).
  * Both fail only for memory, with db's error set.
  */
 int		 pdbi_child_new(struct pdb *, uint32_t s, uint32_t cc,
@@ -490,6 +499,14 @@ int		 pdbi_values_put_rows(struct pdb *, uint32_t first, size_t k,
 /* Add vals to node n's values, wrapping as unsigned.  Fails only for
  * memory, with nothing set on db and some values added. */
 int		 pdbi_values_add(struct pdb *, uint32_t n, const int64_t *vals);
+/*
+ * Add the values of metric m of k rows, vals[i * stride], to the nodes
+ * node[i], for the rows whose keep[i] is set (keep NULL: every row).
+ * Fails only for memory, with nothing set on db and some values added.
+ */
+int		 pdbi_values_add_col(struct pdb *, unsigned m, size_t k,
+		    const uint32_t *node, const int64_t *vals, size_t stride,
+		    const unsigned char *keep);
 
 /* The child lists (see the top of this file). */
 static inline uint32_t

@@ -116,6 +116,15 @@ zero_values(struct pdb *db, uint32_t id, size_t k)
 			zero_span(db->cols[m].v + (size_t)id * size, k * size);
 }
 
+const int64_t pdbi_values_unset[1];
+
+void
+pdbi_values_zero(struct pdb *db, uint32_t first)
+{
+	if (first < db->nnodes)
+		zero_values(db, first, db->nnodes - first);
+}
+
 int
 pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc,
     const int64_t *vals, uint32_t *out)
@@ -130,7 +139,8 @@ pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc,
 		return rc;
 	if (vals == NULL)
 		zero_values(db, id, 1);
-	else if (pdbi_values_put(db, id, vals) != PDB_OK)
+	else if (vals != pdbi_values_unset &&
+	    pdbi_values_put(db, id, vals) != PDB_OK)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	pdbi_node_link(db, id, parent, cc);
 	db->nnodes++;

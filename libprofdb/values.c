@@ -471,6 +471,79 @@ pdbi_values_add(struct pdb *db, uint32_t n, const int64_t *vals)
 	return PDB_OK;
 }
 
+/*
+ * Rows from i of pdbi_values_add_col() while each sum fits column c of
+ * type t as it is: t is a constant in each copy, so that the element's
+ * load, store and range are too.  Returns the row it stopped at.
+ */
+static inline __attribute__((always_inline)) size_t
+add_col_fitting(const struct pdbi_col *c, enum pdbi_type t, size_t i,
+    size_t k, const uint32_t *node, const int64_t *vals, size_t stride,
+    const unsigned char *keep)
+{
+	/* No element of a narrow type is INT64_MIN. */
+	int64_t esc = c->nside != 0 ? c->esc : INT64_MIN, v, x;
+	uint64_t lo = (uint64_t)pdbi_types[t].lo;
+	uint64_t span = (uint64_t)pdbi_types[t].hi - lo;
+
+	/* Without a branch a value: whether a value is 0, or its counts
+	 * kept, is no pattern a branch predictor learns. */
+	for (; i < k; i++) {
+		v = vals[i * stride];
+		if (keep != NULL)
+			v &= -(int64_t)keep[i];
+		x = pdbi_elem_get(c->v, t, node[i]);
+		if (t != PDBI_S64 && x == esc)
+			break;
+		x = (int64_t)((uint64_t)x + (uint64_t)v);
+		if ((uint64_t)x - lo > span)
+			break;
+		pdbi_elem_put(c->v, pdbi_types[t].size, node[i], x);
+	}
+	return i;
+}
+
+int
+pdbi_values_add_col(struct pdb *db, unsigned m, size_t k,
+    const uint32_t *node, const int64_t *vals, size_t stride,
+    const unsigned char *keep)
+{
+	const struct pdbi_col *c = &db->cols[m];
+	size_t i = 0;
+	int64_t v;
+
+	while (i < k) {
+		switch (c->type) {
+#define ADD_COL(t)							\
+		case t:							\
+			i = add_col_fitting(c, t, i, k, node, vals, stride, \
+			    keep);					\
+			break
+		ADD_COL(PDBI_U8);
+		ADD_COL(PDBI_S8);
+		ADD_COL(PDBI_U16);
+		ADD_COL(PDBI_S16);
+		ADD_COL(PDBI_U32);
+		ADD_COL(PDBI_S32);
+		ADD_COL(PDBI_S64);
+#undef ADD_COL
+		default:
+			break;
+		}
+		if (i == k)
+			break;
+		/* An escape, a sum that does not fit, or an empty column. */
+		if ((v = vals[i * stride]) != 0 && (keep == NULL || keep[i])) {
+			v = (int64_t)((uint64_t)pdbi_value(db, node[i], m) +
+			    (uint64_t)v);
+			if (pdbi_value_set(db, node[i], m, v) != PDB_OK)
+				return PDB_ENOMEM;
+		}
+		i++;
+	}
+	return PDB_OK;
+}
+
 int64_t
 pdb_node_value(const struct pdb *db, uint32_t n, unsigned m)
 {

@@ -211,7 +211,8 @@ assert_same_stacks(const struct pdb *a, const struct pdb *b, int nonzero,
 	sa = stacks_of(a, nonzero, &na);
 	sb = stacks_of(b, nonzero, &nb);
 	for (i = 0; i < na && i < nb; i++)
-		cr_assert_str_eq(sa[i], sb[i], "%s: stack %zu", what, i);
+		cr_assert_str_eq(sa[i], sb[i], "%s: stack %zu: %s against %s",
+		    what, i, sa[i], sb[i]);
 	cr_assert_eq(na, nb, "%s: %zu stacks against %zu", what, na, nb);
 	free_stacks(sa, na);
 	free_stacks(sb, nb);
@@ -962,4 +963,131 @@ Test(project, deep_chain)
 	pdb_free(p);
 	pdb_sel_free(sel);
 	pdb_free(db);
+}
+
+/* Values of every width and sign, mostly small: a few escape first. */
+static int64_t
+wide_value(unsigned m)
+{
+	static const int64_t pick[] = {
+		0, 0, 0, 1, 7, 200, 254, 255, 300, 40000, 70000, -1, -129,
+		-40000, (int64_t)1 << 31, (int64_t)1 << 40, (int64_t)1 << 52,
+		-((int64_t)1 << 45)
+	};
+	unsigned r = rnd(1000);
+
+	if (r < 900)
+		return m == 1 && r % 3 == 0 ? -(int64_t)rnd(100) :
+		    (int64_t)rnd(120);
+	return pick[rnd(sizeof(pick) / sizeof(pick[0]))];
+}
+
+/*
+ * A reader's batches projected as they come (project_run()), against
+ * pushing each node onto its parent's image with the public calls, one
+ * node at a time: the same stacks with the same values.  The values take
+ * every width and sign, within the sums the builder checks, so that the
+ * projection's columns escape, widen and take escapes back in the middle
+ * of a batch; and a de-selected cost centre's counts are dropped.
+ */
+#define NROWS	20000
+
+Test(project, batches_project_as_node_by_node_pushes)
+{
+	static uint32_t ccs[NROWS];
+	static size_t exits[NROWS];
+	static int64_t vals[NROWS * (NM + 1)];
+	static uint32_t img[NROWS + 1];
+	unsigned char mask[NCC];
+	unsigned long seed;
+	size_t i, k, done, depth;
+	uint32_t n, cc;
+	int64_t v[NM];
+	unsigned m;
+
+	for (seed = 1; seed <= 12; seed++) {
+		struct pdb *db = pdb_new(), *p, *ref;
+		const struct pdb_sink *sink;
+		struct pdb_builder *b;
+		struct pdb_batch bt;
+		struct pdb_sel *sel;
+		char what[32];
+
+		rng = seed;
+		cr_assert(db != NULL);
+		cr_assert(pdb_module_add(db, "A", &n) == PDB_OK);
+		for (cc = 0; cc < NCC; cc++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "f%u", cc);
+			cr_assert(pdb_cc_add(db, name, 0, "", 0, cc, &n) ==
+			    PDB_OK);
+			mask[cc] = cc == 0 || rnd(3) != 0;
+		}
+		cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0,
+		    NULL) == 0);
+		cr_assert(pdb_metric_add(db, "words", "words", PDB_COST, 0,
+		    NULL) == 0);
+		cr_assert(pdb_metric_add(db, "calls", "calls", PDB_COUNT, 0,
+		    NULL) == 0);
+		sel = sel_of_mask(db, mask);
+
+		/* A raw tree in pre-order: deep paths that repeat cost
+		 * centres, so that pushes replay. */
+		for (i = 0, depth = 0; i < NROWS; i++) {
+			ccs[i] = i == 0 ? 0 : 1 + rnd(NCC - 1);
+			for (m = 0; m < NM; m++)
+				vals[i * (NM + 1) + m] = wide_value(m);
+			depth++;
+			exits[i] = i == 0 || rnd(3) != 0 ? 0 : rnd(depth > 40 ?
+			    (unsigned)depth : 4);
+			if (i == NROWS - 1 || exits[i] >= depth)
+				exits[i] = i == NROWS - 1 ? depth : depth - 1;
+			depth -= exits[i];
+		}
+
+		/* Projected a batch at a time, of random sizes. */
+		p = pdb_clone_empty(db);
+		cr_assert(p != NULL);
+		b = pdb_builder_new(p, PDB_BUILD_RAW);
+		cr_assert(b != NULL);
+		pdb_builder_select(b, sel);
+		sink = pdb_builder_sink(b);
+		for (i = 0; i < NROWS; i += k) {
+			k = 1 + rnd(300);
+			k = k < NROWS - i ? k : NROWS - i;
+			bt.n = k;
+			bt.cc = ccs + i;
+			bt.values = vals + i * (NM + 1);
+			bt.stride = NM + 1;
+			bt.exits = exits + i;
+			cr_assert(sink->nodes(sink->arg, db, &bt, &done) ==
+			    PDB_OK, "seed %lu: %s", seed, pdb_errmsg(p));
+		}
+		cr_assert(sink->end(sink->arg, db) == PDB_OK);
+		pdb_builder_free(b);
+
+		/* The reference, a node at a time. */
+		ref = pdb_clone_empty(db);
+		cr_assert(ref != NULL);
+		for (i = 0, depth = 0; i < NROWS; i++) {
+			cc = ccs[i];
+			if (i == 0)
+				cr_assert(pdb_root_new(ref, cc, &n) == PDB_OK);
+			else if ((n = img[depth - 1]), mask[cc])
+				cr_assert(pdb_push(ref, n, cc, &n) == PDB_OK);
+			for (m = 0; m < NM; m++)
+				v[m] = !mask[cc] && m == 2 ? 0 :
+				    vals[i * (NM + 1) + m];
+			cr_assert(pdb_node_add_values(ref, n, v) == PDB_OK);
+			img[depth++] = n;
+			depth -= exits[i];
+		}
+		snprintf(what, sizeof(what), "seed %lu", seed);
+		assert_same_stacks(p, ref, 0, what);
+		pdb_free(ref);
+		pdb_free(p);
+		pdb_sel_free(sel);
+		pdb_free(db);
+	}
 }
