@@ -473,32 +473,36 @@ pdbi_values_add(struct pdb *db, uint32_t n, const int64_t *vals)
 
 /*
  * Rows from i of pdbi_values_add_col() while each sum fits column c of
- * type t as it is: t is a constant in each copy, so that the element's
- * load, store and range are too.  Returns the row it stopped at.
+ * type t as it is: t and whether there is a keep are constants in each
+ * copy, so that the element's load, store and range are too, and the
+ * loop has no test for keep.  Returns the row it stopped at.
  */
 static inline __attribute__((always_inline)) size_t
 add_col_fitting(const struct pdbi_col *c, enum pdbi_type t, size_t i,
     size_t k, const uint32_t *node, const int64_t *vals, size_t stride,
-    const unsigned char *keep)
+    const unsigned char *keep, int kept)
 {
 	/* No element of a narrow type is INT64_MIN. */
 	int64_t esc = c->nside != 0 ? c->esc : INT64_MIN, v, x;
 	uint64_t lo = (uint64_t)pdbi_types[t].lo;
 	uint64_t span = (uint64_t)pdbi_types[t].hi - lo;
+	/* In a local: a store of bytes could change c->v for the compiler. */
+	unsigned char *p = c->v;
+	const int64_t *vp = vals + i * stride;
 
 	/* Without a branch a value: whether a value is 0, or its counts
 	 * kept, is no pattern a branch predictor learns. */
-	for (; i < k; i++) {
-		v = vals[i * stride];
-		if (keep != NULL)
+	for (; i < k; i++, vp += stride) {
+		v = *vp;
+		if (kept)
 			v &= -(int64_t)keep[i];
-		x = pdbi_elem_get(c->v, t, node[i]);
+		x = pdbi_elem_get(p, t, node[i]);
 		if (t != PDBI_S64 && x == esc)
 			break;
 		x = (int64_t)((uint64_t)x + (uint64_t)v);
 		if ((uint64_t)x - lo > span)
 			break;
-		pdbi_elem_put(c->v, pdbi_types[t].size, node[i], x);
+		pdbi_elem_put(p, pdbi_types[t].size, node[i], x);
 	}
 	return i;
 }
@@ -516,8 +520,9 @@ pdbi_values_add_col(struct pdb *db, unsigned m, size_t k,
 		switch (c->type) {
 #define ADD_COL(t)							\
 		case t:							\
-			i = add_col_fitting(c, t, i, k, node, vals, stride, \
-			    keep);					\
+			i = keep != NULL ? add_col_fitting(c, t, i, k, node, \
+			    vals, stride, keep, 1) : add_col_fitting(c, t, i, \
+			    k, node, vals, stride, NULL, 0);		\
 			break
 		ADD_COL(PDBI_U8);
 		ADD_COL(PDBI_S8);
