@@ -227,20 +227,24 @@ void		 pdbi_values_zero(struct pdb *, uint32_t first);
 static inline void
 pdbi_node_link(struct pdb *db, uint32_t id, uint32_t parent, uint32_t cc)
 {
-	struct pdbi_node *n = &db->nodes[id], *p;
+	struct pdbi_node *nodes = db->nodes, *p;
+	uint32_t last;
 
-	n->cc = cc;
-	n->parent = parent;
-	n->last_child = PDB_NONE;
-	n->next = id;
+	nodes[id].cc = cc;
+	nodes[id].parent = parent;
+	nodes[id].last_child = PDB_NONE;
+	nodes[id].next = id;
 	if (parent == PDB_NONE)
 		return;
-	p = &db->nodes[parent];
-	/* Into the circle after the last child, before the first. */
-	if (p->last_child != PDB_NONE) {
-		n->next = db->nodes[p->last_child].next;
-		db->nodes[p->last_child].next = id;
-	}
+	p = &nodes[parent];
+	/*
+	 * Into the circle after the last child, before the first; or a
+	 * circle of its own, through itself, without a branch on whether
+	 * the parent had children, which follows no pattern.
+	 */
+	last = p->last_child != PDB_NONE ? p->last_child : id;
+	nodes[id].next = nodes[last].next;
+	nodes[last].next = id;
 	p->last_child = id;
 }
 /*
@@ -417,9 +421,9 @@ pdbi_elem_put(unsigned char *p, unsigned size, size_t n, int64_t v)
  * Every column has this many bytes past its last element, so that the
  * element of a new node, above which no element is in use yet, is
  * stored with one 8-byte write, where pdbi_elem_put() switches on the
- * size.
+ * size, and new nodes are zeroed 64 bytes at a time (tree.c).
  */
-#define PDBI_COL_SLACK	8
+#define PDBI_COL_SLACK	64
 
 /* The bytes of a column of cap elements of size bytes, with its slack. */
 static inline size_t

@@ -82,25 +82,18 @@ pdbi_nodes_reserve_slow(struct pdb *db, size_t k)
 /*
  * Zero bytes from p on: most spans are a node's element, or a short
  * chain's, and a call to memset() for a few bytes costs more than the
- * stores.  The column's slack (PDBI_COL_SLACK) takes what an 8-byte
- * store puts past its end.
+ * stores, as do branches on the length, which has no pattern.  The
+ * column's slack (PDBI_COL_SLACK) takes what the 64 bytes stored put
+ * past its end.
  */
 static inline void
 zero_span(unsigned char *p, size_t bytes)
 {
-	static const uint64_t zero;
+	static const unsigned char zero[PDBI_COL_SLACK];
 
-	if (bytes > 32) {
-		memset(p, 0, bytes);
-		return;
-	}
-	memcpy(p, &zero, 8);
-	if (bytes > 8)
-		memcpy(p + 8, &zero, 8);
-	if (bytes > 16)
-		memcpy(p + 16, &zero, 8);
-	if (bytes > 24)
-		memcpy(p + 24, &zero, 8);
+	memcpy(p, zero, sizeof(zero));
+	if (bytes > sizeof(zero))
+		memset(p + sizeof(zero), 0, bytes - sizeof(zero));
 }
 
 /* The values of the k nodes from id, the newest, set to 0: no element
