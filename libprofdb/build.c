@@ -14,9 +14,13 @@
  * onto, a walk as long as the stack: quadratic for a deep stack of
  * distinct cost centres.  But a compressed stack holds exactly the cost
  * centres pushed to make it (compression moves one, never drops one),
- * so counting the cost centres entered on the current path (above the
+ * so knowing the cost centres entered on the current path (above the
  * root, which Push never compresses) tells when cc cannot be on the
- * stack; then Push is just the child, found or made.  And when cc is on
+ * stack; then Push is just the child, found or made.  The builder keeps
+ * for each cost centre the level of its first entry, which tells while
+ * that level holds it (on_path()): leaving a level costs nothing, where
+ * a count a cost centre took a loop over the levels left, whose number
+ * no branch predictor learns.  And when cc is on
  * the stack, no child of it has cc (the child's stack would have it
  * twice), so Push goes straight to its walk (pdbi_push_moved()).
  *
@@ -38,11 +42,12 @@ struct pdb_builder {
 	unsigned char	*mask;		/* per cost centre: selected */
 	size_t		 nmask;
 	uint32_t	*path;		/* the image of each open level */
-	uint32_t	*ccpath;	/* the cost centre counted in onpath, or
+	uint32_t	*ccpath;	/* the cost centre counted in first, or
 					   PDB_NONE */
 	size_t		 depth, cap, capcc;
-	uint32_t	*onpath;	/* per cost centre: times on ccpath[1..] */
-	size_t		 nonpath;
+	uint32_t	*first;		/* per cost centre: its first level on
+					   ccpath[1..], while it holds it */
+	size_t		 nfirst;
 	int64_t		*vals;		/* a node's values without counts */
 	uint32_t	*image;		/* per row of a projected run: its image */
 	unsigned char	*keep;		/* per row: its counts are kept */
@@ -55,15 +60,23 @@ static int	 b_enter(void *, struct pdb *, uint32_t, const int64_t *);
 static int	 b_exit(void *, struct pdb *);
 static int	 enter(struct pdb_builder *, uint32_t, const int64_t *);
 
-/* Whether cost centre cc has been entered on the path above the root. */
+/*
+ * Whether cost centre cc has been entered on the path above the root:
+ * the level of its first entry still holds it.  A level left is above
+ * the depth, or taken by another entry.  While cc is on the path, its
+ * first level stays on it, so no entry of cc below it changes first.
+ */
 static int
 on_path(const struct pdb_builder *b, uint32_t cc)
 {
-	return cc < b->nonpath && b->onpath[cc] > 0;
+	uint32_t l;
+
+	return cc < b->nfirst && (l = b->first[cc]) - 1 < b->depth - 1 &&
+	    b->ccpath[l] == cc;
 }
 
 /*
- * Room in mask (whether each is selected) and onpath for every cost
+ * Room in mask (whether each is selected) and first for every cost
  * centre so far: they grow with the cost centres.
  */
 static int
@@ -71,7 +84,7 @@ ccs_ready(struct pdb_builder *b)
 {
 	struct pdb *db = b->db;
 	unsigned char *mask;
-	size_t i, old = b->nonpath;
+	size_t i, old = b->nfirst;
 
 	if (b->nmask < db->nccs) {
 		if ((mask = pdbi_realloc(b->mask, db->nccs)) == NULL)
@@ -83,11 +96,12 @@ ccs_ready(struct pdb_builder *b)
 		b->nmask = db->nccs;
 	}
 	if (old < db->nccs) {
-		if (pdbi_grow(&b->onpath, &b->nonpath, db->nccs,
-		    sizeof(*b->onpath)))
+		if (pdbi_grow(&b->first, &b->nfirst, db->nccs,
+		    sizeof(*b->first)))
 			return PDB_ENOMEM;
-		memset(b->onpath + old, 0, (b->nonpath - old) *
-		    sizeof(*b->onpath));
+		/* Level 0, the root's: on no path above the root. */
+		memset(b->first + old, 0, (b->nfirst - old) *
+		    sizeof(*b->first));
 	}
 	return PDB_OK;
 }
@@ -193,7 +207,7 @@ enter(struct pdb_builder *b, uint32_t cc, const int64_t *values)
 {
 	struct pdb *db = b->db;
 	uint32_t n = 0, counted = PDB_NONE;
-	int rc, sel = 1;
+	int rc, sel = 1, on = 0;
 
 	if (cc >= db->nccs)
 		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
@@ -213,7 +227,7 @@ enter(struct pdb_builder *b, uint32_t cc, const int64_t *values)
 		if (!sel) {
 			n = b->path[b->depth - 1];
 			rc = PDB_OK;
-		} else if (!on_path(b, cc))
+		} else if (!(on = on_path(b, cc)))
 			rc = pdb_child_get(db, b->path[b->depth - 1], cc, &n);
 		else
 			rc = pdbi_push_moved(db, b->path[b->depth - 1], cc, &n);
@@ -221,9 +235,9 @@ enter(struct pdb_builder *b, uint32_t cc, const int64_t *values)
 	} else if (b->mode == PDB_BUILD_MERGE)
 		rc = pdb_child_get(db, b->path[b->depth - 1], cc, &n);
 	else {
-		rc = on_path(b, cc) ? pdbi_push_moved(db, b->path[b->depth -
-		    1], cc, &n) : pdb_child_get(db, b->path[b->depth - 1], cc,
-		    &n);
+		rc = (on = on_path(b, cc)) ? pdbi_push_moved(db,
+		    b->path[b->depth - 1], cc, &n) : pdb_child_get(db,
+		    b->path[b->depth - 1], cc, &n);
 		counted = cc;
 	}
 	if (rc != PDB_OK)
@@ -231,10 +245,10 @@ enter(struct pdb_builder *b, uint32_t cc, const int64_t *values)
 	if (pdbi_grow(&b->path, &b->cap, b->depth + 1, sizeof(*b->path)) ||
 	    pdbi_grow(&b->ccpath, &b->capcc, b->depth + 1, sizeof(*b->ccpath)))
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	if (counted != PDB_NONE) {
-		if (cc >= b->nonpath && ccs_ready(b) != PDB_OK)
+	if (counted != PDB_NONE && !on) {
+		if (cc >= b->nfirst && ccs_ready(b) != PDB_OK)
 			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		b->onpath[cc]++;
+		b->first[cc] = (uint32_t)b->depth;
 	}
 	b->ccpath[b->depth] = counted;
 	b->path[b->depth++] = n;
@@ -372,11 +386,11 @@ project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 {
 	struct pdb *db = b->db;
 	const unsigned char *mask;
-	uint32_t *path = b->path, *ccpath = b->ccpath, *onpath, *image, cc,
-	    s, n;
+	uint32_t *path = b->path, *ccpath = b->ccpath, *first, *image, cc,
+	    s, n, l;
 	unsigned char *keep;
-	size_t depth = b->depth, i, e;
-	uint32_t first = db->nnodes;
+	size_t depth = b->depth, i;
+	uint32_t made = db->nnodes;
 	int rc = PDB_OK;
 
 	if (ccs_ready(b) != PDB_OK ||
@@ -384,35 +398,37 @@ project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 	    pdbi_grow(&b->keep, &b->capkeep, hi - lo, sizeof(*b->keep)))
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	mask = b->mask;
-	onpath = b->onpath;
+	first = b->first;
 	image = b->image - lo;
 	keep = b->keep - lo;
 	for (i = lo; i < hi; i++) {
 		cc = bt->cc[i];
 		s = path[depth - 1];
 		n = s;
+		/* On the path: as on_path(), in one branch. */
+		l = first[cc];
 		if (!mask[cc])
 			;
-		else if (onpath[cc] > 0)
+		else if (((l - 1) < depth - 1) & (ccpath[l] == cc))
 			rc = pdbi_push_moved(db, s, cc, &n);
-		else if ((rc = pdbi_child_find(db, s, cc, &n)) == PDB_OK &&
-		    n == PDB_NONE)
-			rc = pdbi_child_new(db, s, cc, pdbi_values_unset,
-			    &n);
+		else {
+			first[cc] = (uint32_t)depth;
+			if ((rc = pdbi_child_find(db, s, cc, &n)) == PDB_OK &&
+			    n == PDB_NONE)
+				rc = pdbi_child_new(db, s, cc,
+				    pdbi_values_unset, &n);
+		}
 		if (rc != PDB_OK)
 			break;
 		image[i] = n;
 		keep[i] = mask[cc];
 		ccpath[depth] = mask[cc] ? cc : PDB_NONE;
-		onpath[cc] += mask[cc];
 		path[depth++] = n;
-		for (e = bt->exits[i]; e > 0; e--)
-			if ((cc = ccpath[--depth]) != PDB_NONE)
-				onpath[cc]--;
+		depth -= bt->exits[i];
 	}
 	b->depth = depth;
 	*done = i;
-	pdbi_values_zero(db, first);
+	pdbi_values_zero(db, made);
 	if (add_images(b, bt, lo, i) != PDB_OK)
 		return PDB_ENOMEM;
 	return rc;
@@ -478,8 +494,6 @@ b_exit(void *arg, struct pdb *unused)
 	if (b->depth == 0)
 		return pdb_seterr(b->db, PDB_EINVAL, "exit without enter");
 	b->depth--;
-	if (b->ccpath[b->depth] != PDB_NONE)
-		b->onpath[b->ccpath[b->depth]]--;
 	return PDB_OK;
 }
 
@@ -528,7 +542,7 @@ pdb_builder_free(struct pdb_builder *b)
 	free(b->mask);
 	free(b->path);
 	free(b->ccpath);
-	free(b->onpath);
+	free(b->first);
 	free(b->vals);
 	free(b->image);
 	free(b->keep);
