@@ -931,6 +931,56 @@ w_rows_pdep(struct wr *w, const struct pdb *db, struct pdb_rows *r,
 }
 #endif
 
+#ifdef PDB_HAVE_AVX512
+/* Rows i to end of r, nm values each (6 at most), a node at a time
+ * (pdb_put_node_avx512()); returns the end. */
+static inline __attribute__((target(PDB_AVX512), always_inline))
+unsigned char *
+w_nodes_avx512(unsigned char *p, const struct pdb_rows *r, size_t i,
+    size_t end, unsigned nm)
+{
+	unsigned char *q;
+	unsigned m;
+
+	for (; i < end; i++) {
+		if ((q = pdb_put_node_avx512(p, r->cc[i], r->values + i * nm,
+		    nm, r->nkids[i])) != NULL) {
+			p = q;
+			continue;
+		}
+		p = pdb_put_varint(p, r->cc[i]);
+		for (m = 0; m < nm; m++)
+			p = pdb_put_varint(p, zigzag(r->values[i * nm + m]));
+		p = pdb_put_varint(p, r->nkids[i]);
+	}
+	return p;
+}
+
+/* w_rows() with w_nodes_avx512(): room for the 64 bytes it stores. */
+static __attribute__((target(PDB_AVX512))) void
+w_rows_avx512(struct wr *w, const struct pdb *db, struct pdb_rows *r,
+    uint64_t *nodes)
+{
+	unsigned nm = pdb_metric_count(db);
+	size_t room = 10 * ((size_t)nm + 2), i, end;
+
+	if (room < 64)
+		room = 64;
+	while (pdb_rows_next(db, r) > 0) {
+		for (i = 0; i < r->n; i = end) {
+			if ((end = (sizeof(w->buf) - w->len) / room) == 0) {
+				w_flush(w);
+				end = sizeof(w->buf) / room;
+			}
+			end = end < r->n - i ? i + end : r->n;
+			w->len = (size_t)(w_nodes_avx512(w->buf + w->len, r, i,
+			    end, nm) - w->buf);
+		}
+		*nodes += r->n;
+	}
+}
+#endif
+
 static int
 w_tree(struct wr *w, struct pdb *db, const struct pdb_opts *opts,
     uint64_t *nodes)
@@ -943,6 +993,11 @@ w_tree(struct wr *w, struct pdb *db, const struct pdb_opts *opts,
 		free(r);
 		return PDB_ENOMEM;
 	}
+#ifdef PDB_HAVE_AVX512
+	if (pdb_metric_count(db) <= 6 && pdb_cpu_avx512())
+		w_rows_avx512(w, db, r, nodes);
+	else
+#endif
 #ifdef PDB_HAVE_PEXT
 	if (pdb_cpu_pext())
 		w_rows_pdep(w, db, r, nodes);

@@ -352,6 +352,28 @@ const struct pdb_varint_shape pdb_varint_shapes[64] = {
 #endif
 
 int
+pdb_cpu_avx512(void)
+{
+#ifdef PDB_HAVE_AVX512
+	static int fast = -1;
+
+	/* The compiler's test looks at the system's support too (XCR0). */
+	if (fast < 0) {
+		__builtin_cpu_init();
+		fast = __builtin_cpu_supports("avx512f") &&
+		    __builtin_cpu_supports("avx512bw") &&
+		    __builtin_cpu_supports("avx512cd") &&
+		    __builtin_cpu_supports("avx512vbmi") &&
+		    __builtin_cpu_supports("avx512vbmi2") &&
+		    __builtin_cpu_supports("popcnt");
+	}
+	return fast;
+#else
+	return 0;
+#endif
+}
+
+int
 pdb_cpu_pext(void)
 {
 #ifdef PDB_HAVE_PEXT

@@ -548,6 +548,76 @@ Test(batch, varint_encoders_agree)
 	}
 }
 
+#ifdef PDB_HAVE_AVX512
+static __attribute__((target(PDB_AVX512))) unsigned char *
+avx512_node(unsigned char *p, uint32_t cc, const int64_t *vals, unsigned nm,
+    uint32_t nkids)
+{
+	return pdb_put_node_avx512(p, cc, vals, nm, nkids);
+}
+#endif
+
+/*
+ * A whole node at once (AVX-512) gives the bytes of its fields one
+ * varint at a time, values zigzagged, for every number of values it
+ * takes, each field of any length around the bounds of the lengths;
+ * and declines a node with a field of 2^56 or more.  It leaves the
+ * bytes before its start alone.
+ */
+Test(batch, node_encoder_agrees)
+{
+#ifdef PDB_HAVE_AVX512
+	unsigned char a[128], b[160];
+	uint64_t s = 11, f[8], z;
+	int64_t vals[8];
+	unsigned t, nm, j, k, n;
+	int big;
+
+	if (!pdb_cpu_avx512())
+		cr_skip_test("no AVX-512 (VBMI2) on this CPU");
+	for (t = 0; t < 400000; t++) {
+		nm = 1 + t % 6;
+		big = 0;
+		for (j = 0; j < nm + 2; j++) {
+			/* A bit length, one either side of its bound, or
+			 * any; rarely 2^56 or more. */
+			k = (unsigned)(rnd(&s) % 58);
+			f[j] = rnd(&s) % 3 == 0 ? rnd(&s) >> (rnd(&s) % 64) :
+			    ((uint64_t)1 << k) + rnd(&s) % 3 - 1;
+			if (j == 0 || j == nm + 1)
+				f[j] &= 0xffffffffu;
+			else if (rnd(&s) % 2)
+				f[j] = 0 - f[j];
+		}
+		for (j = 0; j < nm; j++)
+			vals[j] = (int64_t)f[j + 1];
+		n = 0;
+		memset(a, 0xaa, sizeof(a));
+		for (j = 0; j < nm + 2; j++) {
+			z = j == 0 || j == nm + 1 ? f[j] :
+			    f[j] << 1 ^ (0 - (f[j] >> 63));
+			big |= z >> 56 != 0;
+			n = (unsigned)(pdb_put_varint(a + n, z) - a);
+		}
+		memset(b, 0x55, sizeof(b));
+		if (big) {
+			cr_assert(avx512_node(b + 16, (uint32_t)f[0], vals, nm,
+			    (uint32_t)f[nm + 1]) == NULL, "case %u", t);
+			continue;
+		}
+		cr_assert_eq((unsigned)(avx512_node(b + 16, (uint32_t)f[0],
+		    vals, nm, (uint32_t)f[nm + 1]) - (b + 16)), n,
+		    "case %u, %u values", t, nm);
+		cr_assert(memcmp(a, b + 16, n) == 0, "case %u, %u values", t,
+		    nm);
+		for (j = 0; j < 16; j++)
+			cr_assert_eq(b[j], 0x55);
+	}
+#else
+	cr_skip_test("not built for x86-64");
+#endif
+}
+
 Test(batch, crc32_is_zlibs)
 {
 	static unsigned char buf[(1 << 16) + 64];
