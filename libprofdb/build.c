@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX512_CHECKS	1
+#endif
+
 #include "pdb_int.h"
 
 /*
@@ -307,6 +312,70 @@ run_end(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 	return i;
 }
 
+#ifdef HAVE_AVX512_CHECKS
+/*
+ * run_checks() a node at a time, its values in the lanes of a 512-bit
+ * register (AVX-512F), for up to 8 metrics: the sums of the run's
+ * positive values and of its negative ones' magnitudes, and whether
+ * every magnitude is below 2^55.  Then no sum of the run (256 nodes at
+ * most) wraps, and as the sums only grow, the check of each sum at the
+ * run's end is the check of every sum on the way.  Returns 1 or 0 as
+ * run_checks(), or -1, with nothing changed, for the exact loop.
+ */
+static __attribute__((target("avx512f"))) int
+run_checks_avx512(struct pdb_builder *b, const struct pdb_batch *bt,
+    size_t lo, size_t hi, unsigned nm)
+{
+	const __mmask8 k = (__mmask8)((1u << nm) - 1);
+	const __m512i zero = _mm512_setzero_si512();
+	__m512i v, pos = zero, neg = zero, mag = zero;
+	uint64_t p[8], n[8], r0, r1, bad = 0;
+	__mmask8 lt;
+	unsigned m;
+	size_t i;
+
+	if (hi - lo > 256)
+		return -1;
+	for (i = lo; i < hi; i++) {
+		v = _mm512_maskz_loadu_epi64(k, bt->values + i * bt->stride);
+		lt = _mm512_cmplt_epi64_mask(v, zero);
+		pos = _mm512_mask_add_epi64(pos, (__mmask8)~lt, pos, v);
+		neg = _mm512_mask_sub_epi64(neg, lt, neg, v);
+		mag = _mm512_or_si512(mag, _mm512_abs_epi64(v));
+	}
+	/* INT64_MIN's magnitude is itself, with the top bit. */
+	if (_mm512_test_epi64_mask(mag, _mm512_set1_epi64(
+	    (long long)~(((uint64_t)1 << 55) - 1))) != 0)
+		return -1;
+	_mm512_storeu_si512(p, pos);
+	_mm512_storeu_si512(n, neg);
+	for (m = 0; m < nm; m++) {
+		r0 = b->range[2 * m] + p[m];
+		r1 = b->range[2 * m + 1] + n[m];
+		bad |= r0 | (n[m] != 0 ? r1 - 1 : 0);
+	}
+	if (bad >> 63)
+		return 0;
+	for (m = 0; m < nm; m++) {
+		b->range[2 * m] += p[m];
+		b->range[2 * m + 1] += n[m];
+	}
+	return 1;
+}
+
+static int
+cpu_avx512f(void)
+{
+	static int has = -1;
+
+	if (has < 0) {
+		__builtin_cpu_init();
+		has = __builtin_cpu_supports("avx512f") != 0;
+	}
+	return has;
+}
+#endif
+
 /*
  * Whether the values of nodes lo to hi keep the sums in range (check()),
  * which are left as they were when not.
@@ -319,10 +388,18 @@ run_checks(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 	uint64_t r0, r1, bad = 0;
 	const int64_t *v;
 	size_t i;
+	int rc;
 
 	if (b->range == NULL && (b->range = pdbi_calloc(2 * (size_t)nm + 1,
 	    sizeof(*b->range))) == NULL)
 		return 0;
+#ifdef HAVE_AVX512_CHECKS
+	if (nm <= 8 && cpu_avx512f() &&
+	    (rc = run_checks_avx512(b, bt, lo, hi, nm)) >= 0)
+		return rc;
+#else
+	(void)rc;
+#endif
 	for (m = 0; m < nm; m++) {
 		r0 = b->range[2 * m];
 		r1 = b->range[2 * m + 1];

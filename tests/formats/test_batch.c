@@ -401,6 +401,50 @@ Test(batch, overflow_names_the_same_node, .timeout = 120)
 	}
 }
 
+/*
+ * A tree's builder checks a run of nodes at once where it can (values
+ * below 2^55): when many such values make a sum pass 2^63, or the
+ * negative one pass 2^63 in magnitude, within a run or at its end, it
+ * names the node the events one at a time name.
+ */
+Test(batch, overflow_in_a_run_names_the_same_node, .timeout = 120)
+{
+	static struct node t[5000];
+	struct pdb_flat *fl;
+	struct pdb_sink s;
+	struct pdb *db;
+	char tree[512], *p;
+	size_t n, at;
+	unsigned k;
+	int rc;
+
+	for (k = 0; k < 8; k++) {
+		n = random_tree(300 + k, 5000, 3, 1, t);
+		for (at = 0; at < 300 + 40 * k; at++)
+			t[1000 + 7 * k + at].v[k % 3] = (k % 2 ? -1 : 1) *
+			    (((int64_t)1 << 55) - 1 - (int64_t)(k * 1000));
+		p = dump_file(t, n, 3);
+		cr_assert((db = pdb_new()) != NULL);
+		rc = pdb_read_tree(db, p, NULL, NULL, NULL);
+		cr_assert_eq(rc, PDB_EFORMAT, "case %u: %d", k, rc);
+		snprintf(tree, sizeof(tree), "%s", pdb_errmsg(db));
+		pdb_free(db);
+		cr_assert((db = pdb_new()) != NULL);
+		cr_assert((fl = pdb_flat_new(NULL)) != NULL);
+		s = *pdb_flat_sink(fl);
+		s.nodes = NULL;
+		rc = pdb_read_stream(db, p, NULL, NULL, &s, NULL);
+		cr_assert_eq(rc, PDB_EFORMAT, "case %u: %d", k, rc);
+		cr_assert(strstr(tree, "64-bit overflow summing") != NULL,
+		    "case %u: %s", k, tree);
+		cr_assert_str_eq(tree, pdb_errmsg(db), "case %u", k);
+		pdb_flat_free(fl);
+		pdb_free(db);
+		unlink(p);
+		free(p);
+	}
+}
+
 /* ---- the pieces ---- */
 
 /* A byte-by-byte varint, or -1 for one over 10 bytes or 64 bits. */
