@@ -22,10 +22,11 @@
  * so knowing the cost centres entered on the current path (above the
  * root, which Push never compresses) tells when cc cannot be on the
  * stack; then Push is just the child, found or made.  The builder keeps
- * for each cost centre the level of its first entry, which tells while
- * that level holds it (on_path()): leaving a level costs nothing, where
- * a count a cost centre took a loop over the levels left, whose number
- * no branch predictor learns.  And when cc is on
+ * for each cost centre the level of its first entry on the path, which
+ * still holds it while it is on the path (on_path()): leaving levels
+ * costs nothing, where a count of entries for each cost centre took a
+ * loop over the levels left, whose number no branch predictor learns.
+ * And when cc is on
  * the stack, no child of it has cc (the child's stack would have it
  * twice), so Push goes straight to its walk (pdbi_push_moved()).
  *
@@ -47,8 +48,8 @@ struct pdb_builder {
 	unsigned char	*mask;		/* per cost centre: selected */
 	size_t		 nmask;
 	uint32_t	*path;		/* the image of each open level */
-	uint32_t	*ccpath;	/* the cost centre counted in first, or
-					   PDB_NONE */
+	uint32_t	*ccpath;	/* the cost centre each level entered,
+					   for first, or PDB_NONE */
 	size_t		 depth, cap, capcc;
 	uint32_t	*first;		/* per cost centre: its first level on
 					   ccpath[1..], while it holds it */
@@ -388,7 +389,9 @@ run_checks(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 	uint64_t r0, r1, bad = 0;
 	const int64_t *v;
 	size_t i;
+#ifdef HAVE_AVX512_CHECKS
 	int rc;
+#endif
 
 	if (b->range == NULL && (b->range = pdbi_calloc(2 * (size_t)nm + 1,
 	    sizeof(*b->range))) == NULL)
@@ -397,8 +400,6 @@ run_checks(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 	if (nm <= 8 && cpu_avx512f() &&
 	    (rc = run_checks_avx512(b, bt, lo, hi, nm)) >= 0)
 		return rc;
-#else
-	(void)rc;
 #endif
 	for (m = 0; m < nm; m++) {
 		r0 = b->range[2 * m];
