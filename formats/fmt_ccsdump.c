@@ -875,6 +875,20 @@ w_nodes(unsigned char *p, const struct pdb_rows *r, size_t i, size_t end,
 	return p;
 }
 
+/* How many of left nodes of room bytes each fit in the buffer, flushed
+ * first if none does. */
+static size_t
+w_fit(struct wr *w, size_t room, size_t left)
+{
+	size_t k;
+
+	if ((k = (sizeof(w->buf) - w->len) / room) == 0) {
+		w_flush(w);
+		k = sizeof(w->buf) / room;
+	}
+	return k < left ? k : left;
+}
+
 static inline __attribute__((always_inline)) void
 w_rows(struct wr *w, const struct pdb *db, struct pdb_rows *r,
     uint64_t *nodes, put_fn *put, put_fn *put56)
@@ -885,11 +899,7 @@ w_rows(struct wr *w, const struct pdb *db, struct pdb_rows *r,
 
 	while (pdb_rows_next(db, r) > 0) {
 		for (i = 0; i < r->n; i = end) {
-			if ((end = (sizeof(w->buf) - w->len) / room) == 0) {
-				w_flush(w);
-				end = sizeof(w->buf) / room;
-			}
-			end = end < r->n - i ? i + end : r->n;
+			end = i + w_fit(w, room, r->n - i);
 			p = w->buf + w->len;
 			switch (nm) {
 #define W_NODES(k)							\
@@ -968,11 +978,7 @@ w_rows_avx512(struct wr *w, const struct pdb *db, struct pdb_rows *r,
 		room = 64;
 	while (pdb_rows_next(db, r) > 0) {
 		for (i = 0; i < r->n; i = end) {
-			if ((end = (sizeof(w->buf) - w->len) / room) == 0) {
-				w_flush(w);
-				end = sizeof(w->buf) / room;
-			}
-			end = end < r->n - i ? i + end : r->n;
+			end = i + w_fit(w, room, r->n - i);
 			w->len = (size_t)(w_nodes_avx512(w->buf + w->len, r, i,
 			    end, nm) - w->buf);
 		}
