@@ -453,10 +453,11 @@ add_images(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
  * Nodes lo to hi of a raw tree projected (pdb_builder_select()), as
  * enter() and b_exit() would take them one at a time, but with the
  * checks that run_end() made once for the run.  The images are found or
- * made first, the new ones zeroed together at the end, and then the
- * values are added to them a metric at a time (add_images()): the type
- * of a column is looked at once a run, where enter() looks at each
- * column's type for each node, and a new node's values cost no call.
+ * made first, the new ones and the replays' chains zeroed together at
+ * the end (pdbi_values_defer()), and then the values are added to them
+ * a metric at a time (add_images()): the type of a column is looked at
+ * once a run, where enter() looks at each column's type for each node,
+ * and a new node's values cost no call.
  */
 static int
 project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
@@ -468,7 +469,6 @@ project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 	    s, n, l;
 	unsigned char *keep;
 	size_t depth = b->depth, i;
-	uint32_t made = db->nnodes;
 	int rc = PDB_OK;
 
 	if (ccs_ready(b) != PDB_OK ||
@@ -479,6 +479,7 @@ project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 	first = b->first;
 	image = b->image - lo;
 	keep = b->keep - lo;
+	pdbi_values_defer(db);
 	for (i = lo; i < hi; i++) {
 		cc = bt->cc[i];
 		s = path[depth - 1];
@@ -493,8 +494,7 @@ project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 			first[cc] = (uint32_t)depth;
 			if ((rc = pdbi_child_find(db, s, cc, &n)) == PDB_OK &&
 			    n == PDB_NONE)
-				rc = pdbi_child_new(db, s, cc,
-				    pdbi_values_unset, &n);
+				rc = pdbi_child_new(db, s, cc, NULL, &n);
 		}
 		if (rc != PDB_OK)
 			break;
@@ -506,7 +506,7 @@ project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 	}
 	b->depth = depth;
 	*done = i;
-	pdbi_values_zero(db, made);
+	pdbi_values_zero(db);
 	if (add_images(b, bt, lo, i) != PDB_OK)
 		return PDB_ENOMEM;
 	return rc;

@@ -20,6 +20,7 @@ pdb_new(void)
 	if ((db = pdbi_calloc(1, sizeof(*db))) == NULL)
 		return NULL;
 	db->magic = PDB_MAGIC;
+	db->unzeroed = PDB_NONE;
 	return db;
 }
 

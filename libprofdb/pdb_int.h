@@ -164,6 +164,9 @@ struct pdb {
 	size_t		 capcols;
 	size_t		 capvals;	/* elements every column has room for */
 	size_t		 faulted;	/* nodes and elements prefaulted below */
+	uint32_t	 unzeroed;	/* new nodes from here on are zeroed
+					   later (pdbi_values_defer()), or
+					   PDB_NONE */
 	int64_t		*scratch;	/* nmetrics values, for pdb_node_values() */
 	struct pdbi_side side;		/* values escaped from their columns */
 
@@ -213,13 +216,14 @@ pdbi_mix64(uint64_t h)
 int		 pdbi_node_new(struct pdb *, uint32_t parent, uint32_t cc,
 		    const int64_t *vals, uint32_t *out);
 /*
- * As the values of a new node: leave them unset, for the caller to set
- * before anything reads them, such as with pdbi_values_zero() for all
- * the nodes it made.
+ * From pdbi_values_defer() to pdbi_values_zero(), new nodes made with
+ * zero values (vals NULL, chains) are zeroed all at once at the end, for
+ * a caller that reads no values in between: a replay's chain is made
+ * with no stores for its values, and one zeroing covers a run of new
+ * nodes, where each was zeroed as it was made.
  */
-extern const int64_t pdbi_values_unset[1];
-/* Zero the values of the nodes from first on, the newest. */
-void		 pdbi_values_zero(struct pdb *, uint32_t first);
+void		 pdbi_values_defer(struct pdb *);
+void		 pdbi_values_zero(struct pdb *);
 /*
  * Make node id (below capnodes, its values set) a child of parent, last
  * in the list.  The caller counts it in nnodes.
@@ -315,8 +319,7 @@ int		 pdbi_push_moved(struct pdb *, uint32_t s, uint32_t cc,
  * Case 1 and case 2 apart, for a builder that makes a child with its
  * values at once: pdbi_child_find() (below) puts the last child of s
  * with cost centre cc, or PDB_NONE, into *out; pdbi_child_new() makes
- * the child cc of s, which has none, with values vals (NULL: zeros;
- * pdbi_values_unset: none yet).
+ * the child cc of s, which has none, with values vals (NULL: zeros).
  * Both fail only for memory, with db's error set.
  */
 int		 pdbi_child_new(struct pdb *, uint32_t s, uint32_t cc,

@@ -104,16 +104,25 @@ zero_values(struct pdb *db, uint32_t id, size_t k)
 	unsigned m;
 	size_t size;
 
+	if (db->unzeroed != PDB_NONE)
+		return;
 	for (m = 0; m < db->nmetrics; m++)
 		if ((size = db->cols[m].size) != 0)
 			zero_span(db->cols[m].v + (size_t)id * size, k * size);
 }
 
-const int64_t pdbi_values_unset[1];
+void
+pdbi_values_defer(struct pdb *db)
+{
+	db->unzeroed = db->nnodes;
+}
 
 void
-pdbi_values_zero(struct pdb *db, uint32_t first)
+pdbi_values_zero(struct pdb *db)
 {
+	uint32_t first = db->unzeroed;
+
+	db->unzeroed = PDB_NONE;
 	if (first < db->nnodes)
 		zero_values(db, first, db->nnodes - first);
 }
@@ -132,8 +141,7 @@ pdbi_node_new(struct pdb *db, uint32_t parent, uint32_t cc,
 		return rc;
 	if (vals == NULL)
 		zero_values(db, id, 1);
-	else if (vals != pdbi_values_unset &&
-	    pdbi_values_put(db, id, vals) != PDB_OK)
+	else if (pdbi_values_put(db, id, vals) != PDB_OK)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	pdbi_node_link(db, id, parent, cc);
 	db->nnodes++;
