@@ -344,22 +344,22 @@ run_checks_avx512(struct pdb_builder *b, const struct pdb_batch *bt,
 		neg = _mm512_mask_sub_epi64(neg, lt, neg, v);
 		mag = _mm512_or_si512(mag, _mm512_abs_epi64(v));
 	}
-	/* INT64_MIN's magnitude is itself, with the top bit. */
+	/* Bits 55 to 63; INT64_MIN's magnitude is itself, the top bit. */
 	if (_mm512_test_epi64_mask(mag, _mm512_set1_epi64(
-	    (long long)~(((uint64_t)1 << 55) - 1))) != 0)
+	    -((long long)1 << 55))) != 0)
 		return -1;
 	_mm512_storeu_si512(p, pos);
 	_mm512_storeu_si512(n, neg);
 	for (m = 0; m < nm; m++) {
-		r0 = b->range[2 * m] + p[m];
-		r1 = b->range[2 * m + 1] + n[m];
+		r0 = b->range[(size_t)2 * m] + p[m];
+		r1 = b->range[(size_t)2 * m + 1] + n[m];
 		bad |= r0 | (n[m] != 0 ? r1 - 1 : 0);
 	}
 	if (bad >> 63)
 		return 0;
 	for (m = 0; m < nm; m++) {
-		b->range[2 * m] += p[m];
-		b->range[2 * m + 1] += n[m];
+		b->range[(size_t)2 * m] += p[m];
+		b->range[(size_t)2 * m + 1] += n[m];
 	}
 	return 1;
 }
