@@ -59,6 +59,7 @@ struct pdb_builder {
 	unsigned char	*keep;		/* per row: its counts are kept */
 	size_t		 capimage, capkeep;
 	uint64_t	*range;		/* per metric: pdbi_sum_add()'s sums */
+	uint64_t	*runsums;	/* 16: a run's sums (run_checks_avx512()) */
 	struct pdb_sink	 sink;
 };
 
@@ -330,13 +331,21 @@ run_checks_avx512(struct pdb_builder *b, const struct pdb_batch *bt,
 	const __mmask8 k = (__mmask8)((1u << nm) - 1);
 	const __m512i zero = _mm512_setzero_si512();
 	__m512i v, pos = zero, neg = zero, mag = zero;
-	uint64_t p[8], n[8], r0, r1, bad = 0;
+	uint64_t *p, *n, r0, r1, bad = 0;
 	__mmask8 lt;
 	unsigned m;
 	size_t i;
 
-	if (hi - lo > 256)
+	/*
+	 * The sums go to memory of the heap: in an array on the stack,
+	 * which the compiler aligns for the store, ASan's stack for use
+	 * after return had the store fault.
+	 */
+	if (hi - lo > 256 || (b->runsums == NULL &&
+	    (b->runsums = pdbi_malloc(16 * sizeof(*b->runsums))) == NULL))
 		return -1;
+	p = b->runsums;
+	n = b->runsums + 8;
 	for (i = lo; i < hi; i++) {
 		v = _mm512_maskz_loadu_epi64(k, bt->values + i * bt->stride);
 		lt = _mm512_cmplt_epi64_mask(v, zero);
@@ -625,6 +634,7 @@ pdb_builder_free(struct pdb_builder *b)
 	free(b->image);
 	free(b->keep);
 	free(b->range);
+	free(b->runsums);
 	free(b);
 }
 
