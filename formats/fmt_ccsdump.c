@@ -943,26 +943,19 @@ w_rows_pdep(struct wr *w, const struct pdb *db, struct pdb_rows *r,
 
 #ifdef PDB_HAVE_AVX512
 /* Rows i to end of r, nm values each (6 at most), a node at a time
- * (pdb_put_node_avx512()); returns the end. */
+ * (pdb_put_node_avx512()), or by w_nodes() when a field is too wide;
+ * returns the end. */
 static inline __attribute__((target(PDB_AVX512), always_inline))
 unsigned char *
 w_nodes_avx512(unsigned char *p, const struct pdb_rows *r, size_t i,
     size_t end, unsigned nm)
 {
 	unsigned char *q;
-	unsigned m;
 
-	for (; i < end; i++) {
-		if ((q = pdb_put_node_avx512(p, r->cc[i], r->values + i * nm,
-		    nm, r->nkids[i])) != NULL) {
-			p = q;
-			continue;
-		}
-		p = pdb_put_varint(p, r->cc[i]);
-		for (m = 0; m < nm; m++)
-			p = pdb_put_varint(p, zigzag(r->values[i * nm + m]));
-		p = pdb_put_varint(p, r->nkids[i]);
-	}
+	for (; i < end; i++)
+		p = (q = pdb_put_node_avx512(p, r->cc[i], r->values + i * nm,
+		    nm, r->nkids[i])) != NULL ? q : w_nodes(p, r, i, i + 1, nm,
+		    pdb_put_varint, NULL);
 	return p;
 }
 

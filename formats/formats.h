@@ -505,12 +505,13 @@ pdb_put_varint56(unsigned char *p, uint64_t v)
  * byte shuffle puts each 7-bit group in a byte, and the valid bytes are
  * compressed together and stored in one go, where the scalar encoders
  * take some 12 instructions a varint.  For nm up to 6; reads vals[0]
- * to vals[nm - 1] and stores 64 bytes at p.  Returns the end, or NULL (nothing
- * written that counts) when a field is 2^56 or more.  Call it only from
+ * to vals[nm - 1] and stores 64 bytes at p.  Returns the end, or NULL
+ * (nothing written that counts) when a field is 2^56 or more.  Call it only from
  * a function compiled for PDB_AVX512 and where pdb_cpu_avx512() says so.
  */
 #define PDB_HAVE_AVX512	1
-#define PDB_AVX512	"avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt"
+#define PDB_AVX512	\
+	"avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt"
 
 static inline __attribute__((target(PDB_AVX512), always_inline))
 unsigned char *

@@ -55,11 +55,13 @@ struct pdb_builder {
 					   ccpath[1..], while it holds it */
 	size_t		 nfirst;
 	int64_t		*vals;		/* a node's values without counts */
-	uint32_t	*image;		/* per row of a projected run: its image */
+	uint32_t	*image;		/* per row of a projected run: its
+					   image */
 	unsigned char	*keep;		/* per row: its counts are kept */
 	size_t		 capimage, capkeep;
 	uint64_t	*range;		/* per metric: pdbi_sum_add()'s sums */
-	uint64_t	*runsums;	/* 16: a run's sums (run_checks_avx512()) */
+	uint64_t	*runsums;	/* 16: a run's sums
+					   (run_checks_avx512()) */
 	struct pdb_sink	 sink;
 };
 
@@ -68,18 +70,27 @@ static int	 b_exit(void *, struct pdb *);
 static int	 enter(struct pdb_builder *, uint32_t, const int64_t *);
 
 /*
- * Whether cost centre cc has been entered on the path above the root:
- * the level of its first entry still holds it.  A level left is above
- * the depth, or taken by another entry.  While cc is on the path, its
- * first level stays on it, so no entry of cc below it changes first.
+ * Whether cost centre cc, which has a slot in first, has been entered
+ * on the path of the given depth above the root: the level of its first
+ * entry still holds it.  A level left is above the depth, or taken by
+ * another entry.  While cc is on the path, its first level stays on it,
+ * so no entry of cc below it changes first.  One branch, not three: it
+ * is no pattern.
  */
+static inline int
+on_path_at(const uint32_t *first, const uint32_t *ccpath, size_t depth,
+    uint32_t cc)
+{
+	uint32_t l = first[cc];
+
+	return (l - 1 < depth - 1) & (ccpath[l] == cc);
+}
+
 static int
 on_path(const struct pdb_builder *b, uint32_t cc)
 {
-	uint32_t l;
-
-	return cc < b->nfirst && (l = b->first[cc]) - 1 < b->depth - 1 &&
-	    b->ccpath[l] == cc;
+	return cc < b->nfirst && on_path_at(b->first, b->ccpath, b->depth,
+	    cc);
 }
 
 /*
@@ -475,7 +486,7 @@ project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 	struct pdb *db = b->db;
 	const unsigned char *mask;
 	uint32_t *path = b->path, *ccpath = b->ccpath, *first, *image, cc,
-	    s, n, l;
+	    s, n;
 	unsigned char *keep;
 	size_t depth = b->depth, i;
 	int rc = PDB_OK;
@@ -493,11 +504,9 @@ project_run(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 		cc = bt->cc[i];
 		s = path[depth - 1];
 		n = s;
-		/* On the path: as on_path(), in one branch. */
-		l = first[cc];
 		if (!mask[cc])
 			;
-		else if (((l - 1) < depth - 1) & (ccpath[l] == cc))
+		else if (on_path_at(first, ccpath, depth, cc))
 			rc = pdbi_push_moved(db, s, cc, &n);
 		else {
 			first[cc] = (uint32_t)depth;
