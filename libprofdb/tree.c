@@ -52,7 +52,8 @@ prefault(struct pdb *db, size_t end)
 
 	if (from < db->nnodes)
 		from = db->nnodes;
-	to = end + PREFAULT_NODES;
+	/* A small tree is not given a whole stretch it may never use. */
+	to = end + (end / 4 < PREFAULT_NODES ? end / 4 : PREFAULT_NODES);
 	to = to < db->capnodes ? to : db->capnodes;
 	to = to < db->capvals ? to : db->capvals;
 	if (to <= from)
