@@ -18,6 +18,9 @@
 #   BENCH_TREE_MAX  largest input for the tree tools (default 1G)
 #   BENCH_VIEW_MAX  largest input for the browser viewers (default 100M)
 #   BENCH_RUNS      runs per measurement (default 3)
+#   BENCH_RUNS_SMALL  runs per measurement on inputs of 10 MB or less
+#                   (default 11: a run is a few ms, start-up and the
+#                   host's pauses weigh on it, and runs are cheap)
 #   BENCH_DIR       scratch directory (default: a new one in /var/tmp,
 #                   removed at the end unless BENCH_KEEP=1)
 #   BENCH_OUT       the Markdown file to update (default BENCHMARKS.md)
@@ -30,6 +33,7 @@ BIG=${BENCH_BIG:-"2G"}
 TREE_MAX=${BENCH_TREE_MAX:-1G}
 VIEW_MAX=${BENCH_VIEW_MAX:-100M}
 RUNS=${BENCH_RUNS:-3}
+RUNS_SMALL=${BENCH_RUNS_SMALL:-11}
 OUT=${BENCH_OUT:-BENCHMARKS.md}
 B=build-release
 BIN=$top/$B/bin
@@ -99,12 +103,13 @@ fi
 R=$D/results.tsv
 : > "$R"
 
-# run NAME CMD: the median of RUNS runs of sh -c CMD, as
+# run NAME CMD: the median of runs_now runs of sh -c CMD, as
 # "wall user+sys maxrss_kb", or "fail".
+runs_now=$RUNS
 run() {
 	i=0
 	: > "$D/runs"
-	while [ $i -lt "$RUNS" ]; do
+	while [ $i -lt "$runs_now" ]; do
 		if "$RUSAGE" "$D/time" sh -c "$1" >/dev/null 2>"$D/err"
 		then
 			cat "$D/time" >> "$D/runs"
@@ -152,6 +157,8 @@ AWKSELF='{ c = $NF; t = substr($0, 1, length($0) - length(c) - 1);
     n = split(t, f, ";"); s[f[n]] += c } END { for (k in s) print s[k], k }'
 
 for s in $SIZES; do
+	runs_now=$RUNS
+	le "$s" 10M && runs_now=$RUNS_SMALL
 	fmts="pgcl dump folded ghc-prof ghc-json"
 	for b in $BIG; do
 		[ "$s" = "$b" ] && fmts="pgcl dump folded"
@@ -214,6 +221,7 @@ for s in $SIZES; do
 done
 
 # The viewer and the call graph on a million stacks.
+runs_now=$RUNS
 say "generating a profile of 1,000,000 stacks"
 "$BIN/ccs-gen" -q -t dump -n 1000000 -o "$D/m.dump"
 m=$D/m.dump
@@ -281,8 +289,8 @@ machine() {
 	printf 'Machine: %s, %s cores, %s RAM, Linux %s.  Date: %s.\n' \
 	    "${model:-unknown CPU}" "$(nproc)" "$mem" "$(uname -r)" \
 	    "$(date -u '+%Y-%m-%d %H:%M UTC')"
-	printf 'Built with OPT="-O2 -DNDEBUG"; median of %s runs; sizes %s.\n' \
-	    "$RUNS" "$SIZES"
+	printf 'Built with OPT="-O2 -DNDEBUG"; median of %s runs (%s on inputs of 10 MB or less); sizes %s.\n' \
+	    "$RUNS" "$RUNS_SMALL" "$SIZES"
 	if [ -f "$D/m.browser" ]; then
 		printf 'ccs2html page of 1,000,000 stacks in Chromium: %s\n' \
 		    "$(cat "$D/m.browser")"
