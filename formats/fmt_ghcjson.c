@@ -13,7 +13,7 @@
  * OVERHEAD_of stacks, so its totals include them.  GHC calls the file
  * PROG.prof, so it is recognised by content only.
  *
- * Files over GHCJSON_STREAM_MIN (1 MiB) are read as a stream with yajl
+ * Files over GHCJSON_STREAM_MIN (32 KiB) are read as a stream with yajl
  * instead (ghcjson_stream.c), in memory independent of their size; the
  * rest of this file reads smaller ones with Jansson, which parses the
  * document whole.  Its parser bounds nesting at JSON_PARSER_MAX_DEPTH (2048 levels: one
