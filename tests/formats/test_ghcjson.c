@@ -961,6 +961,26 @@ deep_json(size_t n, size_t *lenp)
 	return s;
 }
 
+/* A profile of n levels, of at most maxlen bytes, read: a node a level. */
+static void
+read_deep(uint32_t n, size_t maxlen)
+{
+	size_t len;
+	char *s = deep_json(n, &len), *path;
+	struct pdb *db;
+	int rc;
+
+	cr_assert_leq(len, maxlen);
+	db = read_text(s, len, NULL, ".json", &rc, &path, NULL);
+	cr_assert_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
+	cr_assert_eq(pdb_node_count(db), n);
+	cr_assert_eq(pdb_node_depth(db, n - 1), n - 1);
+	unlink(path);
+	free(path);
+	free(s);
+	pdb_free(db);
+}
+
 /*
  * Jansson parses up to 2048 levels: 1023 profile levels.  A file that
  * deep (55 KB) is past GHCJSON_STREAM_MIN, and so is any deeper one,
@@ -968,38 +988,13 @@ deep_json(size_t n, size_t *lenp)
  */
 Test(ghcjson, deep_1023)
 {
-	size_t len;
-	char *s = deep_json(1023, &len), *path;
-	struct pdb *db;
-	int rc;
-
-	db = read_text(s, len, NULL, ".json", &rc, &path, NULL);
-	cr_assert_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
-	cr_assert_eq(pdb_node_count(db), 1023);
-	cr_assert_eq(pdb_node_depth(db, 1022), 1022);
-	unlink(path);
-	free(path);
-	free(s);
-	pdb_free(db);
+	read_deep(1023, SIZE_MAX);
 }
 
 /* Past Jansson's depth, in a file of only 108 KB. */
 Test(ghcjson, deep_2000_small_file)
 {
-	size_t len;
-	char *s = deep_json(2000, &len), *path;
-	struct pdb *db;
-	int rc;
-
-	cr_assert_lt(len, (size_t)120 << 10);
-	db = read_text(s, len, NULL, ".json", &rc, &path, NULL);
-	cr_assert_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
-	cr_assert_eq(pdb_node_count(db), 2000);
-	cr_assert_eq(pdb_node_depth(db, 1999), 1999);
-	unlink(path);
-	free(path);
-	free(s);
-	pdb_free(db);
+	read_deep(2000, (size_t)120 << 10);
 }
 
 /*
