@@ -16,11 +16,11 @@
  * Files over GHCJSON_STREAM_MIN (32 KiB) are read as a stream with yajl
  * instead (ghcjson_stream.c), in memory independent of their size; the
  * rest of this file reads smaller ones with Jansson, which parses the
- * document whole.  Its parser bounds nesting at JSON_PARSER_MAX_DEPTH (2048 levels: one
- * for the document, two per profile level, so 1023 profile levels);
- * deeper files get Jansson's "maximum parsing depth reached" error.  The
- * parsed document takes about 1 KB per node.  Our own walk over it keeps
- * an explicit stack.
+ * document whole.  Its parser bounds nesting at JSON_PARSER_MAX_DEPTH
+ * (2048 levels: one for the document, two per profile level, so 1023
+ * profile levels), more than a file that small can hold (a level takes
+ * 54 bytes at least).  The parsed document takes about 1 KB per node.
+ * Our own walk over it keeps an explicit stack.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -22,6 +22,15 @@
 /* zlib reads straight into our buffer, without a copy through its own,
  * when asked for twice its buffer (gzbuffer()) or more. */
 #define BUFSIZE		(4 * CHUNK)
+/*
+ * The first fill, which takes a format's head, reads this much: a
+ * binary reader then maps the file, and a whole buffer read and thrown
+ * away was wasted.  It is also below glibc's threshold for mapping an
+ * allocation, so that freeing it does not raise that threshold, which
+ * would have every growing array of the tree below the new one copied
+ * at each doubling instead of moved by mremap(2).
+ */
+#define FIRSTSIZE	((size_t)64 * 1024)
 #define MAX_TOKEN	((size_t)64 * 1024 * 1024)	/* longest line or string */
 /* A mapped file's pages read are given back this many bytes at a time. */
 #define DROP		((size_t)4 * 1024 * 1024)
@@ -43,7 +52,7 @@ pdb_in_open(struct pdb *db, const char *path)
 		return NULL;
 	}
 	if ((in = calloc(1, sizeof(*in))) == NULL ||
-	    (in->buf = malloc(BUFSIZE + 1)) == NULL ||
+	    (in->buf = malloc(FIRSTSIZE + 1)) == NULL ||
 	    (in->gz = gzdopen(fd, "rb")) == NULL) {
 		if (in != NULL)
 			free(in->buf);
@@ -56,7 +65,7 @@ pdb_in_open(struct pdb *db, const char *path)
 	in->fd = fd;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		in->size = (uint64_t)st.st_size;
-	in->cap = BUFSIZE;
+	in->cap = FIRSTSIZE;
 	in->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	return in;
 }
@@ -158,10 +167,11 @@ pdb_in_fill(struct pdb_input *in, size_t want)
 		in->len -= in->pos;
 		in->pos = 0;
 	}
-	if (want > in->cap) {
-		ncap = in->cap;
-		while (ncap < want)
-			ncap *= 2;
+	/* After the first fill, the full buffer. */
+	ncap = in->cap < BUFSIZE && in->base + in->len > 0 ? BUFSIZE : in->cap;
+	while (ncap < want)
+		ncap *= 2;
+	if (ncap > in->cap) {
 		if ((nb = realloc(in->buf, ncap + 1)) == NULL) {
 			in->err = ENOMEM;
 			return -1;

@@ -19,9 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#ifdef __GLIBC__
-#include <malloc.h>		/* mallopt(3) */
-#endif
 
 #include "common.h"
 
@@ -56,16 +53,6 @@ tool_init(const char *argv0, struct tool_common *c)
 	 * quietly, even when started with SIGPIPE ignored.
 	 */
 	signal(SIGPIPE, SIG_DFL);
-#ifdef M_MMAP_THRESHOLD
-	/*
-	 * glibc raises its threshold for mapping an allocation to the size
-	 * of any mapped one freed, the input's buffer for one, and a growing
-	 * array below it is then copied each time it doubles, faulting in
-	 * new pages, where a mapped one is moved by mremap(2).  The default
-	 * threshold, fixed: a tree tool on a 1 MB profile 10% faster.
-	 */
-	(void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-#endif
 
 	if (argv0 != NULL && *argv0 != '\0') {
 		/*

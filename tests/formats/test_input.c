@@ -52,7 +52,9 @@ write_plain(const unsigned char *d)
 
 /*
  * Read all of path: a few bytes the usual way, then mapped if map, in
- * steps of odd sizes; each step's bytes must be the file's.
+ * steps of odd sizes; each step's bytes must be the file's.  The first
+ * fill reads a head only (64 KiB), which mapping would throw away; the
+ * fills after it, unmapped, the full buffer of 1 MiB.
  */
 static void
 read_all(const char *path, int map, int want_mapped,
@@ -65,6 +67,8 @@ read_all(const char *path, int map, int want_mapped,
 
 	cr_assert((in = pdb_in_open(db, path)) != NULL);
 	cr_assert(pdb_in_fill(in, 100) >= 100);
+	cr_assert_leq(in->len, (size_t)64 * 1024, "first fill: %zu bytes",
+	    in->len);
 	in->pos += 37;
 	at = 37;
 	if (map)
@@ -88,6 +92,8 @@ read_all(const char *path, int map, int want_mapped,
 	}
 	cr_assert_eq(at, SIZE);
 	cr_assert(in->eof);
+	if (!want_mapped)
+		cr_assert_geq(in->cap, (size_t)1 << 20, "buffer: %zu", in->cap);
 	if (want_mapped)
 		cr_assert(maxdropped >= SIZE - 5 * 1024 * 1024,
 		    "pages read are given back: %zu", maxdropped);
