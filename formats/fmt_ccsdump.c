@@ -188,13 +188,10 @@ rd_end(struct rd *r)
 {
 	struct pdb_input *in = r->in;
 	const char *msg;
-	int zerr;
 
 	if (in->err == ENOMEM)
 		return pdb_seterr(r->db, PDB_ENOMEM, "out of memory");
-	if (in->err == EIO && in->gz != NULL &&
-	    (msg = gzerror(in->gz, &zerr)) != NULL && zerr != Z_ERRNO &&
-	    zerr != Z_OK && *msg != '\0')
+	if ((msg = pdb_in_zmsg(in)) != NULL)
 		return pdb_seterr(r->db, PDB_EFORMAT, "%s: byte %llu: %s",
 		    in->name, (unsigned long long)pdb_in_offset(in), msg);
 	if (in->err != 0) {

@@ -164,6 +164,9 @@ long		 pdb_in_fill(struct pdb_input *, size_t want);
  * mmap): reading goes on the same either way.
  */
 int		 pdb_in_map(struct pdb_input *);
+/* zlib's message for a bad gzip stream that failed a fill, without the
+ * "<fd:N>: " zlib puts first; NULL for any other failure. */
+const char	*pdb_in_zmsg(const struct pdb_input *);
 /* Offset of the next byte. */
 static inline uint64_t
 pdb_in_offset(const struct pdb_input *in)

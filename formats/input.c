@@ -210,17 +210,35 @@ pdb_in_fill(struct pdb_input *in, size_t want)
 	return (long)(in->len - in->pos);
 }
 
+/*
+ * zlib's message for a bad gzip stream, or NULL.  zlib puts the name it
+ * was given first, which for a descriptor is "<fd:3>": the caller names
+ * the file, so that goes.
+ */
+const char *
+pdb_in_zmsg(const struct pdb_input *in)
+{
+	const char *msg, *p;
+	int zerr;
+
+	if (in->err != EIO || in->gz == NULL ||
+	    (msg = gzerror(in->gz, &zerr)) == NULL || zerr == Z_ERRNO ||
+	    zerr == Z_OK || *msg == '\0')
+		return NULL;
+	if (strncmp(msg, "<fd:", 4) == 0 && (p = strstr(msg, ">: ")) != NULL)
+		msg = p + 3;
+	return msg;
+}
+
 /* Set the error for a failed fill; returns -1. */
 static int
 fill_error(struct pdb_input *in, struct pdb *db, const char *what)
 {
-	int zerr;
 	const char *msg;
 
 	if (in->err == ENOMEM)
 		pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	else if (in->err == EIO && (msg = gzerror(in->gz, &zerr)) != NULL &&
-	    zerr != Z_ERRNO && *msg)
+	else if ((msg = pdb_in_zmsg(in)) != NULL)
 		pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s", in->name,
 		    (unsigned long long)pdb_in_offset(in), msg);
 	else if (in->err)

@@ -145,12 +145,10 @@ static int
 fill_failed(struct pdb *db, struct pdb_input *in)
 {
 	const char *msg;
-	int zerr;
 
 	if (in->err == ENOMEM)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	if (in->err == EIO && (msg = gzerror(in->gz, &zerr)) != NULL &&
-	    zerr != Z_ERRNO && *msg != '\0')
+	if ((msg = pdb_in_zmsg(in)) != NULL)
 		return pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s",
 		    in->name, (unsigned long long)in->base + in->len, msg);
 	return pdb_seterr(db, PDB_EIO, "%s: %s", in->name,
