@@ -38,7 +38,8 @@ BINS       = $(TOOLS:%=$(B)/bin/%)
 
 SONAME     = libprofdb.so.$(SOVERSION)
 
-.PHONY: all check lint tidy valgrind demo deps install uninstall clean bench
+.PHONY: all check lint tidy valgrind demo deps install uninstall installcheck \
+        clean bench
 all: $(B)/libprofdb.a $(B)/$(SONAME) $(B)/libccsformats.a $(BINS) \
     $(B)/profdb.pc $(B)/ccsformats.pc
 
@@ -74,11 +75,14 @@ $(B)/bin/%: $(B)/tools/%.o $(B)/tools/common.o $(B)/libccsformats.a $(B)/libprof
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(DEP_LIBS) -lm
 
+# The pkg-config files name the directories of the install, which may be
+# given only to "make install": it writes them anew (PC_SUBST).
+PC_SUBST   = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+             -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@HEADERDIR@|$(HEADERDIR)|' \
+             -e 's|@VERSION@|$(VERSION)|'
 $(B)/%.pc: %.pc.in config.mk
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-	    $< > $@
+	$(PC_SUBST) $< > $@
 
 # Every allocation of the static libraries and the tests goes through
 # tests/support/failalloc.c, which can make the n-th one fail.
@@ -150,7 +154,7 @@ demo: deps
 	@sh examples/demo.sh $(B)/bin
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(HEADERDIR) \
 	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANPREFIX)/man1 \
 	    $(DESTDIR)$(MANPREFIX)/man3 $(DESTDIR)$(MANPREFIX)/man5
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
@@ -158,19 +162,29 @@ install: all
 	install -m 755 $(B)/$(SONAME) $(DESTDIR)$(LIBDIR)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libprofdb.so
 	install -m 644 $(B)/libccsformats.a $(DESTDIR)$(LIBDIR)
-	install -m 644 libprofdb/pdb.h formats/formats.h $(DESTDIR)$(INCLUDEDIR)
-	install -m 644 $(B)/profdb.pc $(B)/ccsformats.pc $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 libprofdb/pdb.h formats/formats.h $(DESTDIR)$(HEADERDIR)
+	for p in profdb ccsformats; do $(PC_SUBST) $$p.pc.in > $(B)/$$p.pc.inst && \
+	    install -m 644 $(B)/$$p.pc.inst $(DESTDIR)$(PKGCONFIGDIR)/$$p.pc && \
+	    rm -f $(B)/$$p.pc.inst || exit 1; done
 	for m in $(MANS); do \
 	    s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANPREFIX)/man$$s; done
 
 uninstall:
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINDIR)/$$t; done
 	rm -f $(DESTDIR)$(LIBDIR)/libprofdb.a $(DESTDIR)$(LIBDIR)/$(SONAME) \
-	    $(DESTDIR)$(LIBDIR)/libprofdb.so $(DESTDIR)$(INCLUDEDIR)/pdb.h \
-	    $(DESTDIR)$(LIBDIR)/libccsformats.a $(DESTDIR)$(INCLUDEDIR)/formats.h \
+	    $(DESTDIR)$(LIBDIR)/libprofdb.so $(DESTDIR)$(HEADERDIR)/pdb.h \
+	    $(DESTDIR)$(LIBDIR)/libccsformats.a $(DESTDIR)$(HEADERDIR)/formats.h \
 	    $(DESTDIR)$(PKGCONFIGDIR)/profdb.pc $(DESTDIR)$(PKGCONFIGDIR)/ccsformats.pc
+	rmdir $(DESTDIR)$(HEADERDIR) 2>/dev/null || :
 	for m in $(MANS); do \
 	    s=$${m##*.}; rm -f $(DESTDIR)$(MANPREFIX)/man$$s/$${m##*/}; done
+
+# What "make install" puts in place works from there: the program of
+# libprofdb(3) builds through the installed pkg-config files and runs,
+# so do the installed tools, and "make uninstall" leaves no file behind
+# (tests/installcheck.sh; run by .ci/run).
+installcheck: all
+	sh tests/installcheck.sh $(B)
 
 # ---- fuzzing (tests/FUZZING.md) ----
 # One libFuzzer harness per tests/fuzz/fuzz_NAME.c, built with clang,

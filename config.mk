@@ -7,6 +7,8 @@ PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 LIBDIR    ?= $(PREFIX)/lib
 INCLUDEDIR?= $(PREFIX)/include
+# pdb.h and formats.h: a directory of their own, as the names are common.
+HEADERDIR ?= $(INCLUDEDIR)/ccstools
 MANPREFIX ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ccstools authors
+#
+# make installcheck: install into a staging directory under a prefix
+# other than the default (so that a path fixed at build time shows), and
+# check that what was installed works from there:
+#   - the installed tools run and give what the built ones give;
+#   - every man page is in place;
+#   - the program of libprofdb(3) compiles warning-free through the
+#     installed pkg-config files alone, links the installed libprofdb.so
+#     and prints what the page says;
+#   - "make uninstall" leaves no file behind.
+# Usage: tests/installcheck.sh BUILDDIR
+set -eu
+
+B=${1:-build}
+prefix=/opt/ccstools
+stage=$(mktemp -d "${TMPDIR:-/tmp}/ccs-installcheck.XXXXXX")
+trap 'rm -rf "$stage"' EXIT INT TERM
+root=$stage$prefix
+
+fail() {
+	echo "installcheck: $*" >&2
+	exit 1
+}
+
+make --no-print-directory B="$B" PREFIX="$prefix" DESTDIR="$stage" \
+    install >/dev/null
+
+# The tools, from where they were installed.
+for t in "$B"/bin/*; do
+	[ -x "$root/bin/${t##*/}" ] || fail "${t##*/} not installed"
+done
+"$root/bin/ccs-hot" examples/mj.P.prof > "$stage/hot.installed"
+"$B/bin/ccs-hot" examples/mj.P.prof > "$stage/hot.built"
+cmp -s "$stage/hot.installed" "$stage/hot.built" ||
+    fail "the installed ccs-hot differs from the built one"
+
+# The man pages.
+for m in man/*.[135]; do
+	s=${m##*.}
+	[ -f "$root/share/man/man$s/${m##*/}" ] || fail "$m not installed"
+done
+
+# The library, through the installed pkg-config files only.
+PKG_CONFIG_SYSROOT_DIR=$stage
+PKG_CONFIG_PATH=$root/lib/pkgconfig
+export PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH
+# (pkg-config puts the sysroot before the variables too.)
+case $(pkg-config --variable=libdir ccsformats) in
+"$root/lib") ;;
+*) fail "ccsformats.pc: libdir is not $prefix/lib" ;;
+esac
+${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$stage/top" \
+    tests/data/examples/libprofdb-example.c \
+    $(pkg-config --cflags --libs ccsformats) 2> "$stage/cc.err" ||
+    fail "the program of libprofdb(3) does not build: $(cat "$stage/cc.err")"
+[ -s "$stage/cc.err" ] && fail "warnings: $(cat "$stage/cc.err")"
+LD_LIBRARY_PATH=$root/lib ldd "$stage/top" |
+    grep -q "libprofdb.so.0 => $root/lib/libprofdb.so.0" ||
+    fail "the program does not load the installed libprofdb.so"
+out=$(LD_LIBRARY_PATH=$root/lib "$stage/top" examples/mj.P.prof)
+[ "$out" = "Main.rev 47 ticks" ] ||
+    fail "the program of libprofdb(3) printed '$out'"
+
+# Nothing left by uninstall but empty directories.
+make --no-print-directory B="$B" PREFIX="$prefix" DESTDIR="$stage" \
+    uninstall >/dev/null
+left=$(find "$stage" ! -type d ! -name '*.installed' ! -name '*.built' \
+    ! -name top ! -name cc.err)
+[ -z "$left" ] || fail "left after uninstall: $left"
+echo "installcheck: installed, used and uninstalled under $prefix"
