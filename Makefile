@@ -98,16 +98,26 @@ deps:
 # The tests run the built tools from $(B)/bin and read tests/data.  The
 # build runs in a new make, so that it sees what deps installed.  Then
 # make lint, which does not depend on the build: SAN=1 leaves it out.
+# The tests make their temporary files in TEST_TMP, new for each run
+# (tests/support/testutil.h); when they pass, anything left there is a
+# test that does not clean up, and fails the run.
 CHECK_LINT = $(if $(filter 1,$(SAN)),,$(MAKE) --no-print-directory lint)
+TEST_TMP   = $(abspath $(B))/test-tmp
 check: deps
 	@$(MAKE) --no-print-directory all $(B)/run-tests
 	@rm -f $(B)/sanitizer.*
-	$(SAN_ENV) CCS_BIN=$(CURDIR)/$(B)/bin $(B)/run-tests --jobs 2 $(CHECK_FLAGS); \
+	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
+	$(SAN_ENV) CCS_BIN=$(abspath $(B))/bin CCS_TEST_TMPDIR=$(TEST_TMP) \
+	    $(B)/run-tests --jobs 2 $(CHECK_FLAGS); \
 	st=$$?; if ls $(B)/sanitizer.* >/dev/null 2>&1; then \
 	    cat $(B)/sanitizer.* >&2; \
 	    echo "check: sanitizer reports (above, in $(B)/sanitizer.*)" >&2; \
+	    exit 1; fi; \
+	if [ $$st -eq 0 ] && [ -n "$$(ls -A $(TEST_TMP))" ]; then \
+	    ls -A $(TEST_TMP) >&2; \
+	    echo "check: the tests left files (above) in $(TEST_TMP)" >&2; \
 	    exit 1; fi; exit $$st
-	$(CHECK_LINT)
+	+$(CHECK_LINT)
 
 # Static analysis.  Remaining cppcheck findings are suppressed in
 # tests/cppcheck.supp and clang-tidy's in .clang-tidy, each explained in

@@ -29,7 +29,7 @@ LDFLAGS   += -fsanitize=address,undefined
 # Reports go to files $(B)/sanitizer.PID, from the test runner and from
 # every tool it starts: "make check" fails when there is any, even from a
 # tool whose failure a test expected.
-SAN_LOG    = $(CURDIR)/$(B)/sanitizer
+SAN_LOG    = $(abspath $(B))/sanitizer
 SAN_ENV    = ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:exitcode=1:detect_stack_use_after_return=1:log_path=$(SAN_LOG) \
              UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(SAN_LOG) \
              LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0

@@ -506,10 +506,9 @@ ParameterizedTestParameters(ccsdump, convert_round_trip)
  */
 ParameterizedTest(struct rtcase *c, ccsdump, convert_round_trip)
 {
-	char dir[] = "/tmp/ccstest-dumpXXXXXX";
+	char *dir = make_temp_dir();
 	struct run r, f1, f2;
 
-	cr_assert(mkdtemp(dir) != NULL);
 	run(&r, "ccs-convert -t dump %s -o %s/a.ccsdump && "
 	    "ccs-convert -t dump %s/a.ccsdump -o %s/b.ccsdump && "
 	    "cmp %s/a.ccsdump %s/b.ccsdump && "
@@ -525,8 +524,8 @@ ParameterizedTest(struct rtcase *c, ccsdump, convert_round_trip)
 	cr_assert_str_eq(f1.out, f2.out, "%s", c->path);
 	run_free(&f1);
 	run_free(&f2);
-	run(&r, "rm -r %s", dir);
-	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 }
 
 /* The round trips: pgcl -> dump -> pgcl, GHC -> dump -> folded. */
@@ -565,17 +564,18 @@ Test(ccsdump, ghc_dump_folded)
 
 Test(ccsdump, gzip)
 {
+	char *dir = make_temp_dir();
 	struct run r;
 
 	run(&r, "ccs-convert -t dump tests/data/ghcjson/mj.json | gzip -c "
-	    "> /tmp/ccstest-mj.ccsdump.gz && "
-	    "ccs-flat --tsv /tmp/ccstest-mj.ccsdump.gz > /tmp/ccstest-gz.tsv &&"
+	    "> %s/mj.ccsdump.gz && "
+	    "ccs-flat --tsv %s/mj.ccsdump.gz > %s/gz.tsv &&"
 	    " ccs-flat --tsv tests/data/ghcjson/mj.json | "
-	    "cmp - /tmp/ccstest-gz.tsv");
+	    "cmp - %s/gz.tsv", dir, dir, dir, dir);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_free(&r);
-	unlink("/tmp/ccstest-mj.ccsdump.gz");
-	unlink("/tmp/ccstest-gz.tsv");
+	remove_temp(dir);
+	free(dir);
 }
 
 /* The dump is binary: the tools refuse to write it to a terminal. */
@@ -595,10 +595,9 @@ Test(ccsdump, not_to_a_terminal)
 /* Examples are tests: the .Dl lines of ccs-dump(5). */
 Test(ccsdump, man_examples)
 {
-	char dir[] = "/tmp/ccstest-dumpexXXXXXX";
+	char *dir = make_temp_dir();
 	struct run r;
 
-	cr_assert(mkdtemp(dir) != NULL);
 	run(&r, "cp tests/data/ghc/mj.prof %s/prog.prof && cd %s && "
 	    "ccs-convert -t dump prog.prof -o prog.ccsdump", dir, dir);
 	cr_assert_eq(r.status, 0, "%s", r.err);
@@ -618,8 +617,8 @@ Test(ccsdump, man_examples)
 	cr_assert_str_eq(r.out, "00000000: 8943 4353 4455 4d50 0d0a 1a0a 01"
 	    "         .CCSDUMP.....\n");
 	run_free(&r);
-	run(&r, "rm -r %s", dir);
-	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 }
 
 Test(ccsdump, stream_stops_when_asked)

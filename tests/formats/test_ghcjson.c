@@ -499,14 +499,16 @@ Test(ghcjson, gzip)
 {
 	struct run r;
 	struct pdb *db;
+	char *path = write_temp("", 0, ".json.gz");
 
-	run(&r, "gzip -c " JSONDIR "mj.json > /tmp/ccstest-mj.json.gz");
+	run(&r, "gzip -c " JSONDIR "mj.json > %s", path);
 	cr_assert_eq(r.status, 0);
 	run_free(&r);
-	db = load_tree("/tmp/ccstest-mj.json.gz");
+	db = load_tree(path);
 	cr_assert_eq(pdb_node_count(db), 146);
 	pdb_free(db);
-	unlink("/tmp/ccstest-mj.json.gz");
+	unlink(path);
+	free(path);
 }
 
 /* ---- bad input ---- */

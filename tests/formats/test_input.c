@@ -18,6 +18,7 @@
 
 #include "formats.h"
 #include "pdb.h"
+#include "testutil.h"
 
 #define SIZE	((size_t)11 * 1024 * 1024 + 12345)
 
@@ -34,20 +35,6 @@ content(void)
 		d[i] = (unsigned char)(s >> 56);
 	}
 	return d;
-}
-
-static char *
-write_plain(const unsigned char *d)
-{
-	char *path;
-	FILE *f;
-
-	cr_assert((path = malloc(64)) != NULL);
-	snprintf(path, 64, "/tmp/ccstest-input-%d", (int)getpid());
-	cr_assert((f = fopen(path, "wb")) != NULL);
-	cr_assert_eq(fwrite(d, 1, SIZE, f), SIZE);
-	cr_assert(fclose(f) == 0);
-	return path;
 }
 
 /*
@@ -104,7 +91,7 @@ read_all(const char *path, int map, int want_mapped,
 Test(input, mapped_reads_the_same_bytes)
 {
 	unsigned char *d = content();
-	char *path = write_plain(d);
+	char *path = write_temp(d, SIZE, NULL);
 
 	read_all(path, 1, 1, d);
 	read_all(path, 0, 0, d);
@@ -116,11 +103,10 @@ Test(input, mapped_reads_the_same_bytes)
 Test(input, gzip_and_pipes_are_not_mapped)
 {
 	unsigned char *d = content();
-	char *path, cmd[128];
+	char *path, *cmd;
 	gzFile gz;
 
-	cr_assert((path = malloc(64)) != NULL);
-	snprintf(path, 64, "/tmp/ccstest-input-%d.gz", (int)getpid());
+	path = write_temp("", 0, ".gz");
 	cr_assert((gz = gzopen(path, "wb1")) != NULL);
 	cr_assert_eq(gzwrite(gz, d, (unsigned)SIZE), (int)SIZE);
 	cr_assert(gzclose(gz) == Z_OK);
@@ -129,8 +115,9 @@ Test(input, gzip_and_pipes_are_not_mapped)
 	free(path);
 
 	/* Standard input from a pipe. */
-	path = write_plain(d);
-	snprintf(cmd, sizeof(cmd), "cat %s", path);
+	path = write_temp(d, SIZE, NULL);
+	cr_assert((cmd = malloc(strlen(path) + 5)) != NULL);
+	snprintf(cmd, strlen(path) + 5, "cat %s", path);
 	{
 		FILE *p = popen(cmd, "r");
 		int saved = dup(STDIN_FILENO);
@@ -144,5 +131,6 @@ Test(input, gzip_and_pipes_are_not_mapped)
 	}
 	unlink(path);
 	free(path);
+	free(cmd);
 	free(d);
 }

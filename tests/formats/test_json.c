@@ -41,26 +41,30 @@ ParameterizedTestParameters(json, round_trip)
 ParameterizedTest(int *idx, json, round_trip)
 {
 	const char *const *path = &fixtures[*idx];
+	char *dir = make_temp_dir();
 	struct run r;
 
-	run(&r, "ccs-convert -t dump %s > /tmp/ccsjson-a.$$ && "
-	    "ccs-convert -t json %s | ccs-convert -t dump > /tmp/ccsjson-b.$$ && "
-	    "cmp /tmp/ccsjson-a.$$ /tmp/ccsjson-b.$$; s=$?; "
-	    "rm -f /tmp/ccsjson-a.$$ /tmp/ccsjson-b.$$; exit $s", *path, *path);
+	run(&r, "ccs-convert -t dump %s > %s/a && "
+	    "ccs-convert -t json %s | ccs-convert -t dump > %s/b && "
+	    "cmp %s/a %s/b", *path, dir, *path, dir, dir, dir);
 	cr_assert_eq(r.status, 0, "%s: %s%s", *path, r.out, r.err);
 	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 }
 
 Test(json, detected_by_content_whatever_the_name)
 {
 	struct run r;
+	char *prof = write_temp("", 0, ".prof");
 
-	run(&r, "ccs-convert -t json tests/data/paper/fig7.folded > "
-	    "/tmp/ccsjson-$$.prof && ccs-flat --tsv /tmp/ccsjson-$$.prof; "
-	    "s=$?; rm -f /tmp/ccsjson-$$.prof; exit $s");
+	run(&r, "ccs-convert -t json tests/data/paper/fig7.folded > %s && "
+	    "ccs-flat --tsv %s", prof, prof);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert(strstr(r.out, "\tMain_j\t\t0\t1209\n") != NULL, "%s", r.out);
 	run_free(&r);
+	unlink(prof);
+	free(prof);
 }
 
 Test(json, names_that_are_not_utf8_survive)
@@ -68,16 +72,19 @@ Test(json, names_that_are_not_utf8_survive)
 	static const char folded[] = "main;caf\xe9\\;x;\xff\xfe 5\nmain;ok 2\n";
 	struct run r;
 	char *in = write_temp(folded, sizeof(folded) - 1, ".folded");
+	char *json = write_temp("", 0, ".json");
 
-	run(&r, "ccs-convert -t json %s | tee /tmp/ccsjson-$$.json | "
+	run(&r, "ccs-convert -t json %s | tee %s | "
 	    "ccs-convert -t folded; s=$?; "
-	    "grep -o '\"hex\"' /tmp/ccsjson-$$.json | wc -l >&2; rm -f /tmp/ccsjson-$$.json; "
-	    "exit $s", in);
+	    "grep -o '\"hex\"' %s | wc -l >&2; exit $s", in, json, json);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_str_eq(r.out, "main;caf\xe9\\;x;\xff\xfe 5\nmain;ok 2\n");
 	cr_assert_str_eq(r.err, "2\n", "two names written as hex");
 	run_free(&r);
+	unlink(in);
+	unlink(json);
 	free(in);
+	free(json);
 }
 
 static void
@@ -92,6 +99,7 @@ expect_error(const char *doc, const char *message)
 	cr_assert(strstr(r.err, in) != NULL, "message names the file: %s",
 	    r.err);
 	run_free(&r);
+	unlink(in);
 	free(in);
 }
 
@@ -124,7 +132,7 @@ Test(json, deep_tree_without_recursion)
 	struct run r;
 	int i, depth = 200000;
 
-	cr_assert(asprintf(&path, "/tmp/ccsjson-deep-%d.json", getpid()) > 0);
+	path = write_temp("", 0, ".json");
 	cr_assert((f = fopen(path, "w")) != NULL);
 	fputs(HEAD "\"nodes\":[", f);
 	for (i = 0; i < depth; i++)
@@ -151,13 +159,15 @@ ParameterizedTest(int *idx, speedscope, valid_against_schema)
 {
 	const char *const *path = &fixtures[*idx];
 	struct run r;
+	char *json = write_temp("", 0, ".json");
 
-	run(&r, "ccs-convert -t speedscope %s > /tmp/ccsss-$$.json && "
-	    "node tests/js/validate-speedscope.mjs /tmp/ccsss-$$.json; s=$?; "
-	    "rm -f /tmp/ccsss-$$.json; exit $s", *path);
+	run(&r, "ccs-convert -t speedscope %s > %s && "
+	    "node tests/js/validate-speedscope.mjs %s", *path, json, json);
 	cr_assert_eq(r.status, 0, "%s: %s", *path, r.err);
 	cr_assert(strstr(r.out, "valid speedscope file") != NULL);
 	run_free(&r);
+	unlink(json);
+	free(json);
 }
 
 Test(speedscope, schema_check_can_fail)
@@ -169,6 +179,7 @@ Test(speedscope, schema_check_can_fail)
 	run(&r, "node tests/js/validate-speedscope.mjs %s", in);
 	cr_assert_eq(r.status, 1, "a file without $schema is invalid");
 	run_free(&r);
+	unlink(in);
 	free(in);
 }
 

@@ -379,23 +379,22 @@ Test(pgcl, synthetic_streams)
 
 Test(pgcl, gzip_input)
 {
-	char *data, path[] = "/tmp/ccstest-XXXXXX.pgcl.gz";
+	char *data, *path;
 	size_t len;
 	gzFile gz;
 	struct pdb *db;
-	int fd;
 
 	data = slurp(SYNTH, &len);
 	cr_assert(data != NULL && len == SYNTH_LEN);
-	fd = mkstemps(path, 8);
-	cr_assert(fd >= 0);
-	gz = gzdopen(fd, "wb");
+	path = write_temp("", 0, ".pgcl.gz");
+	gz = gzopen(path, "wb");
 	cr_assert(gz != NULL);
 	cr_assert(gzwrite(gz, data, (unsigned)len) == (int)len);
 	cr_assert(gzclose(gz) == Z_OK);
 	db = read_pgcl(path, 0);
 	cr_expect_eq(pdb_node_count(db), 400);
 	unlink(path);
+	free(path);
 	free(data);
 	pdb_free(db);
 }
@@ -1152,14 +1151,21 @@ Test(pgcl, convert_pgcl_dump_pgcl)
 Test(pgcl, tool_error_names_file_and_byte)
 {
 	struct run r;
+	char *data, *path, *want;
 
-	run(&r, "head -c 300 " SYNTH " > /tmp/ccstest-trunc.pgcl; "
-	    "ccs-flat /tmp/ccstest-trunc.pgcl; st=$?; "
-	    "rm -f /tmp/ccstest-trunc.pgcl; exit $st");
+	data = slurp(SYNTH, NULL);
+	cr_assert(data != NULL);
+	path = write_temp(data, 300, ".pgcl");
+	want = xprintf("ccs-flat: %s: byte 290: "
+	    "child count 2 exceeds what the file can hold\n", path);
+	run(&r, "ccs-flat %s", path);
 	cr_expect_eq(r.status, 1);
-	cr_expect_str_eq(r.err, "ccs-flat: /tmp/ccstest-trunc.pgcl: byte 290: "
-	    "child count 2 exceeds what the file can hold\n");
+	cr_expect_str_eq(r.err, want);
 	run_free(&r);
+	unlink(path);
+	free(path);
+	free(want);
+	free(data);
 	run(&r, "head -c 100 " SYNTH " | ccs-flat");
 	cr_expect_eq(r.status, 1);
 	cr_expect_str_eq(r.err, "ccs-flat: <stdin>: byte 100: "

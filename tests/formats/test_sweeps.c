@@ -107,7 +107,7 @@ gzip_blob(struct blob in)
 
 /* ---- reading a buffer ---- */
 
-static char	 scratch[64];
+static char	*scratch;
 
 /* Write b's first len bytes to the scratch file (made once per test). */
 static const char *
@@ -115,12 +115,8 @@ put(const char *data, size_t len)
 {
 	FILE *f;
 
-	if (scratch[0] == '\0') {
-		char *p = write_temp("", 0, ".in");
-
-		snprintf(scratch, sizeof(scratch), "%s", p);
-		free(p);
-	}
+	if (scratch == NULL)
+		scratch = write_temp("", 0, ".in");
 	cr_assert((f = fopen(scratch, "wb")) != NULL);
 	cr_assert(fwrite(data, 1, len, f) == len || len == 0);
 	cr_assert(fclose(f) == 0);
@@ -278,8 +274,10 @@ leak_end(const char *what, size_t before)
 static void
 cleanup_scratch(void)
 {
-	if (scratch[0] != '\0')
+	if (scratch != NULL)
 		unlink(scratch);
+	free(scratch);
+	scratch = NULL;
 }
 
 /* ---- prefixes ---- */

@@ -6,8 +6,10 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <criterion/hooks.h>
 
 #include <errno.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,52 @@
 #include <unistd.h>
 
 #include "testutil.h"
+
+#define TMPDIR_ENV	"CCS_TEST_TMPDIR"
+
+/* The directory PRE_ALL made, when make check did not give one. */
+static char	*own_tmpdir;
+
+/*
+ * The hooks run in the runner process, before the first test and after
+ * the last, so the workers it starts inherit the environment set here.
+ * TMPDIR too: what the tools and scripts the tests start make goes there.
+ */
+ReportHook(PRE_ALL)(struct criterion_test_set *set)
+{
+	const char *dir = getenv(TMPDIR_ENV);
+
+	(void)set;
+	if (dir == NULL || *dir == '\0') {
+		own_tmpdir = strdup("/tmp/ccstest-XXXXXX");
+		if (own_tmpdir == NULL || mkdtemp(own_tmpdir) == NULL) {
+			perror("run-tests: temporary directory");
+			exit(2);
+		}
+		dir = own_tmpdir;
+		setenv(TMPDIR_ENV, dir, 1);
+	}
+	setenv("TMPDIR", dir, 1);
+}
+
+ReportHook(POST_ALL)(struct criterion_global_stats *stats)
+{
+	(void)stats;
+	if (own_tmpdir != NULL && rmdir(own_tmpdir) == -1)
+		fprintf(stderr, "run-tests: %s: cannot remove: %s\n",
+		    own_tmpdir, strerror(errno));
+	free(own_tmpdir);
+	own_tmpdir = NULL;
+}
+
+const char *
+test_tmpdir(void)
+{
+	const char *dir = getenv(TMPDIR_ENV);
+
+	cr_assert(dir != NULL && *dir != '\0', TMPDIR_ENV " is not set");
+	return dir;
+}
 
 char *
 slurp(const char *path, size_t *lenp)
@@ -51,7 +99,8 @@ write_temp(const void *data, size_t len, const char *suffix)
 	int fd;
 	size_t slen = suffix ? strlen(suffix) : 0;
 
-	cr_assert(asprintf(&path, "/tmp/ccstest-XXXXXX%s", suffix ? suffix : "") > 0);
+	cr_assert(asprintf(&path, "%s/ccstest-XXXXXX%s", test_tmpdir(),
+	    suffix ? suffix : "") > 0);
 	fd = mkstemps(path, (int)slen);
 	cr_assert(fd >= 0, "mkstemps: %s", strerror(errno));
 	cr_assert(write(fd, data, len) == (ssize_t)len);
@@ -59,11 +108,38 @@ write_temp(const void *data, size_t len, const char *suffix)
 	return path;
 }
 
+char *
+make_temp_dir(void)
+{
+	char *path;
+
+	cr_assert(asprintf(&path, "%s/ccstest-XXXXXX", test_tmpdir()) > 0);
+	cr_assert(mkdtemp(path) != NULL, "mkdtemp: %s", strerror(errno));
+	return path;
+}
+
+static int
+remove_one(const char *path, const struct stat *st, int type,
+    struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return remove(path);
+}
+
+void
+remove_temp(const char *path)
+{
+	/* Depth first, not following links: a directory after its files. */
+	cr_assert(nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0,
+	    "removing %s: %s", path, strerror(errno));
+}
+
 void
 run(struct run *r, const char *fmt, ...)
 {
-	char *cmd, *full, outp[] = "/tmp/ccsrun-out-XXXXXX",
-	    errp[] = "/tmp/ccsrun-err-XXXXXX";
+	char *cmd, *full, *outp, *errp;
 	const char *bin = getenv("CCS_BIN");
 	va_list ap;
 	int fo, fe, st;
@@ -71,6 +147,8 @@ run(struct run *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	cr_assert(vasprintf(&cmd, fmt, ap) > 0);
 	va_end(ap);
+	cr_assert(asprintf(&outp, "%s/ccsrun-out-XXXXXX", test_tmpdir()) > 0);
+	cr_assert(asprintf(&errp, "%s/ccsrun-err-XXXXXX", test_tmpdir()) > 0);
 	fo = mkstemp(outp);
 	fe = mkstemp(errp);
 	cr_assert(fo >= 0 && fe >= 0);
@@ -89,6 +167,8 @@ run(struct run *r, const char *fmt, ...)
 	cr_assert(r->out && r->err);
 	unlink(outp);
 	unlink(errp);
+	free(outp);
+	free(errp);
 	free(cmd);
 	free(full);
 }

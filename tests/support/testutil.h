@@ -34,8 +34,22 @@ void	 run_free(struct run *);
 
 /* A file's contents, NUL-terminated (malloc'd), or NULL. */
 char	*slurp(const char *path, size_t *len);
+
+/*
+ * Temporary files.  The tests make them all in one directory,
+ * $CCS_TEST_TMPDIR (also $TMPDIR, for the tools and scripts they start),
+ * and each test removes what it made before it ends.  make check gives a
+ * new $(B)/test-tmp and fails when the tests leave anything in it; without
+ * it, the runner makes a directory in /tmp and removes it at the end.
+ * Shell commands given to run() name it "$CCS_TEST_TMPDIR".
+ */
+const char *test_tmpdir(void);
 /* Write len bytes to a new temporary file; returns its malloc'd path. */
 char	*write_temp(const void *data, size_t len, const char *suffix);
+/* Make a new empty temporary directory; returns its malloc'd path. */
+char	*make_temp_dir(void);
+/* Remove path: a file, or a directory and everything in it. */
+void	 remove_temp(const char *path);
 
 /* Read path (format probed) into a new handle; fails the test on error. */
 struct pdb *load_tree(const char *path);

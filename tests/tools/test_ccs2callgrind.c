@@ -582,14 +582,11 @@ check_profile(const char *path, struct pdb *db, unsigned context)
 	struct cgfile cg;
 	struct ann a;
 	struct run r;
-	char out[] = "/tmp/ccscg-XXXXXX", what[600];
-	int fd, m, nonneg;
+	char *out = write_temp("", 0, NULL), what[600];
+	int m, nonneg;
 	size_t e, i;
 	uint32_t n;
 
-	fd = mkstemp(out);
-	cr_assert(fd >= 0);
-	close(fd);
 	run(&r, "ccs2callgrind --context %u -o %s '%s'", context, out, path);
 	cr_assert_eq(r.status, 0, "ccs2callgrind %s: %s", path, r.err);
 	cr_assert_str_empty(r.out);
@@ -664,6 +661,7 @@ check_profile(const char *path, struct pdb *db, unsigned context)
 	ann_free(&a);
 	cgfile_free(&cg);
 	unlink(out);
+	free(out);
 }
 
 /* ---- fixtures ---- */
@@ -737,10 +735,8 @@ random_profile(unsigned seed, char **path)
 	uint32_t mods[3], ccs[16], ncc = 0, n, parent, cc, i;
 	unsigned mt, ma, me;
 	char label[16], mname[16], src[32];
-	char tmpl[] = "/tmp/ccscg-rand-XXXXXX";
 	int64_t v[3];
 	FILE *f;
-	int fd;
 
 	cr_assert(db != NULL);
 	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &mt) == 0);
@@ -779,13 +775,11 @@ random_profile(unsigned seed, char **path)
 		cr_assert(pdb_node_add_values(db, n, v) == 0);
 	}
 	pdb_node_set_value(db, 0, mt, 3);
-	fd = mkstemp(tmpl);
-	cr_assert(fd >= 0);
-	cr_assert((f = fdopen(fd, "wb")) != NULL);
+	*path = write_temp("", 0, NULL);
+	cr_assert((f = fopen(*path, "wb")) != NULL);
 	cr_assert(pdb_write(db, f, &pdb_fmt_ccsdump, NULL) == PDB_OK, "%s",
 	    pdb_errmsg(db));
 	cr_assert(fclose(f) == 0);
-	*path = strdup(tmpl);
 	return db;
 }
 
@@ -900,15 +894,14 @@ Test(ccs2callgrind, deselect, .timeout = 60)
 	struct ann a;
 	struct run r;
 	size_t i, e;
+	char *out = write_temp("", 0, NULL);
 
 	run(&r, "ccs-select -d Main.rev -d 'GHC.*' %s | ccs2callgrind "
-	    "-o /tmp/ccscg-sel.$PPID && ccs2callgrind -d Main.rev -d 'GHC.*' "
-	    "%s | cmp - /tmp/ccscg-sel.$PPID && echo /tmp/ccscg-sel.$PPID",
-	    prof, prof);
+	    "-o %s && ccs2callgrind -d Main.rev -d 'GHC.*' %s | cmp - %s",
+	    prof, out, prof, out);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	r.out[strcspn(r.out, "\n")] = '\0';
-	read_cgfile(r.out, &cg);
-	annotate(r.out, &cg, &a);
+	read_cgfile(out, &cg);
+	annotate(out, &cg, &a);
 	for (e = 0; e < cg.nev; e++) {
 		for (i = 0; i < a.n; i++)
 			rows_add(&got, a.fn[i].key, a.fn[i].self[e],
@@ -922,7 +915,8 @@ Test(ccs2callgrind, deselect, .timeout = 60)
 	for (i = 0; i < a.n; i++)
 		if (strcmp(a.fn[i].key, "Main.j") == 0)
 			cr_expect_eq(a.fn[i].self[0], 46);
-	unlink(r.out);
+	unlink(out);
+	free(out);
 	ann_free(&a);
 	cgfile_free(&cg);
 	run_free(&r);

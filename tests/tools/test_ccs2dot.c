@@ -133,7 +133,7 @@ Test(ccs2dot, fig7_parses_with_cgraph_and_dot)
 {
 	struct run r;
 	Agraph_t *g = dot_of(FIG7);
-	char dir[] = "/tmp/ccs2dot-XXXXXX";
+	char *dir;
 
 	cr_expect_eq(ccnodes(g), 12);
 	cr_expect_eq(agnedges(g), 15);
@@ -141,7 +141,7 @@ Test(ccs2dot, fig7_parses_with_cgraph_and_dot)
 	    "Main_j\\nself 0 (0.0%)\\ninherited 1209 (97.7%)");
 	agclose(g);
 
-	cr_assert(mkdtemp(dir) != NULL);
+	dir = make_temp_dir();
 	run(&r, "ccs2dot %s > %s/g.dot && dot -Tsvg %s/g.dot -o %s/g.svg && "
 	    "ccs2dot --tree %s | dot -Tsvg > %s/t.svg", FIG7, dir, dir, dir,
 	    FIG7, dir);
@@ -155,8 +155,8 @@ Test(ccs2dot, fig7_parses_with_cgraph_and_dot)
 	run(&r, "grep -c '<g id=\"node' %s/t.svg", dir);
 	cr_expect_str_eq(r.out, "21\n");
 	run_free(&r);
-	run(&r, "rm -rf %s", dir);
-	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 }
 
 /* The format from -T, else from the extension of -o, else DOT. */
@@ -176,11 +176,10 @@ Test(ccs2dot, output_format_by_option_and_extension)
 		{ "-T dot -o %s/dot.svg", "dot.svg", "digraph callgraph {", 19 },
 		{ "--render pdf -o %s/x", "x", "%PDF-", 5 },
 	};
-	char dir[] = "/tmp/ccs2dot-XXXXXX", args[256], path[256], *data;
+	char *dir = make_temp_dir(), args[256], path[256], *data;
 	struct run r;
 	size_t i, len;
 
-	cr_assert(mkdtemp(dir) != NULL);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(args, sizeof(args), cases[i].args, dir);
 		run(&r, "ccs2dot %s %s", args, FIG7);
@@ -204,8 +203,8 @@ Test(ccs2dot, output_format_by_option_and_extension)
 	cr_expect_eq(r.status, 0);
 	cr_expect(r.outlen > 8 && memcmp(r.out, "\x89PNG\r\n\x1a\n", 8) == 0);
 	run_free(&r);
-	run(&r, "rm -rf %s", dir);
-	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 }
 
 Test(ccs2dot, reads_stdin)

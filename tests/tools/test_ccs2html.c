@@ -102,22 +102,25 @@ Test(ccs2html, names_cannot_leave_the_data_island)
 	cr_assert(strstr(r.out, "<!--x") == NULL);
 	cr_assert(strstr(r.out, "\\u003c/script>") != NULL);
 	run_free(&r);
+	unlink(in);
 	free(in);
 }
 
 /* Selection and pruning options act as ccs-select and ccs-prune do. */
 Test(ccs2html, selection_and_pruning_options)
 {
+	char *dir = make_temp_dir();
 	struct run r;
 
 	run(&r, "ccs2html -d rev --min-ticks 2 tests/data/ghc/mj.P.prof > "
-	    "/tmp/ccshtml-a.$$ && ccs-select -d rev tests/data/ghc/mj.P.prof | "
-	    "ccs-prune --min-ticks 2 | ccs2html > /tmp/ccshtml-b.$$ && "
-	    "cmp /tmp/ccshtml-a.$$ /tmp/ccshtml-b.$$ && "
-	    "! cmp -s /tmp/ccshtml-a.$$ tests/data/ghc/mj.P.prof; s=$?; "
-	    "rm -f /tmp/ccshtml-a.$$ /tmp/ccshtml-b.$$; exit $s");
+	    "%s/a && ccs-select -d rev tests/data/ghc/mj.P.prof | "
+	    "ccs-prune --min-ticks 2 | ccs2html > %s/b && "
+	    "cmp %s/a %s/b && ! cmp -s %s/a tests/data/ghc/mj.P.prof",
+	    dir, dir, dir, dir, dir);
 	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
 	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 	run(&r, "ccs2html tests/data/ghc/mj.P.prof | "
 	    "grep -c '<script type=\"application/json\" id=\"profile-data\">'");
 	cr_assert_str_eq(r.out, "1\n");
@@ -129,16 +132,17 @@ Test(ccs2html, viewer_in_chromium, .timeout = 180)
 {
 	struct run r;
 	const char *bin = getenv("CCS_BIN");
-	char dir[] = "/tmp/ccshtml-XXXXXX";
+	char *dir = make_temp_dir();
 
-	cr_assert(mkdtemp(dir) != NULL);
 	run(&r, "node tests/js/viewer-test.mjs '%s' %s", bin ? bin : "build/bin",
 	    dir);
 	cr_assert_eq(r.status, 0, "viewer checks failed:\n%s%s", r.out, r.err);
 	cr_assert(strstr(r.out, "all passed") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "not ok") == NULL, "%s", r.out);
 	run_free(&r);
-	run(&r, "test -s %s/mj.png && rm -rf %s", dir, dir);
+	run(&r, "test -s %s/mj.png", dir);
 	cr_assert_eq(r.status, 0, "the screenshot was taken");
 	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 }

@@ -21,26 +21,20 @@
 #include "testutil.h"
 #include "toolcheck.h"
 
-#define TMP	"/tmp/ccstest-gen"
+/* This test's scratch directory. */
+static char	*dir;
 
 static void
 setup(void)
 {
-	struct run r;
-
-	run(&r, "rm -rf " TMP "-%d && mkdir -p " TMP "-%d", (int)getpid(),
-	    (int)getpid());
-	cr_assert_eq(r.status, 0);
-	run_free(&r);
+	dir = make_temp_dir();
 }
 
 static void
 teardown(void)
 {
-	struct run r;
-
-	run(&r, "rm -rf " TMP "-%d", (int)getpid());
-	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 }
 
 TestSuite(ccs_gen, .init = setup, .fini = teardown);
@@ -53,7 +47,8 @@ tmp(const char *name)
 	static int k;
 
 	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof(buf[k]), TMP "-%d/%s", (int)getpid(), name);
+	cr_assert((size_t)snprintf(buf[k], sizeof(buf[k]), "%s/%s", dir,
+	    name) < sizeof(buf[k]));
 	return buf[k];
 }
 
@@ -356,10 +351,12 @@ measure(const char *path, struct shape *sh)
 Test(ccs_gen, shape_of_a_dump)
 {
 	struct shape sh;
+	char cmd[512];
 
-	ok("ccs-gen -t dump -n 100000 --seed 11 -o " TMP "-shape.dump");
-	measure(TMP "-shape.dump", &sh);
-	unlink(TMP "-shape.dump");
+	snprintf(cmd, sizeof(cmd), "ccs-gen -t dump -n 100000 --seed 11 -o %s",
+	    tmp("shape.dump"));
+	ok(cmd);
+	measure(tmp("shape.dump"), &sh);
 	cr_expect(sh.maxkids >= 64, "widest node %u", sh.maxkids);
 	cr_expect(sh.maxrepeat >= 5, "a cost centre repeats at most %u times "
 	    "on a path", sh.maxrepeat);
@@ -374,10 +371,12 @@ Test(ccs_gen, shape_of_a_dump)
 Test(ccs_gen, shape_of_a_ghc_profile)
 {
 	struct shape sh;
+	char cmd[512];
 
-	ok("ccs-gen -t ghc-prof -n 50000 --seed 11 -o " TMP "-shape.prof");
-	measure(TMP "-shape.prof", &sh);
-	unlink(TMP "-shape.prof");
+	snprintf(cmd, sizeof(cmd), "ccs-gen -t ghc-prof -n 50000 --seed 11 "
+	    "-o %s", tmp("shape.prof"));
+	ok(cmd);
+	measure(tmp("shape.prof"), &sh);
 	cr_expect_eq(sh.maxrepeat, 1, "a cost centre repeats %u times on a "
 	    "GHC stack", sh.maxrepeat);
 	cr_expect(sh.maxkids >= 40, "widest node %u", sh.maxkids);

@@ -52,8 +52,8 @@ Test(ccs_select, missing_pattern_file)
 {
 	struct run r;
 
-	run(&r, "cd /tmp && ccs-select --deselect-file nosuch-ccstools-file "
-	    "x.folded");
+	run(&r, "cd \"$CCS_TEST_TMPDIR\" && ccs-select --deselect-file "
+	    "nosuch-ccstools-file x.folded");
 	cr_expect_eq(r.status, 1);
 	cr_expect_str_eq(r.err, "ccs-select: nosuch-ccstools-file: No such "
 	    "file or directory\n");

@@ -112,13 +112,10 @@ free_examples(char **v)
 static char *
 scratch(void)
 {
-	char tmpl[] = "/tmp/ccs-man-XXXXXX", *dir;
+	char *dir = make_temp_dir();
 	struct run r;
 	size_t i;
 
-	cr_assert(mkdtemp(tmpl) != NULL);
-	dir = strdup(tmpl);
-	cr_assert(dir != NULL);
 	for (i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
 		const char *src = fixtures[i].sub ?
 		    fixture(fixtures[i].sub, fixtures[i].file) :
@@ -132,16 +129,6 @@ scratch(void)
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_free(&r);
 	return dir;
-}
-
-static void
-remove_dir(char *dir)
-{
-	struct run r;
-
-	run(&r, "rm -rf '%s'", dir);
-	run_free(&r);
-	free(dir);
 }
 
 /* Run every example of page; each in a fresh scratch directory. */
@@ -185,7 +172,8 @@ run_page(const char *page)
 		cr_expect(strstr(r.err, "usage:") == NULL, "%s: '%s': %s",
 		    page, ex[i], r.err);
 		run_free(&r);
-		remove_dir(dir);
+		remove_temp(dir);
+		free(dir);
 	}
 	free_examples(ex);
 }
@@ -263,12 +251,11 @@ Test(man_examples, libprofdb_page_shows_the_program)
  * prints the top cost centre. */
 Test(man_examples, libprofdb_program_runs)
 {
-	char tmpl[] = "/tmp/ccs-top-XXXXXX", lib[4096];
+	char *dir = make_temp_dir(), lib[4096];
 	const char *bin = getenv("CCS_BIN");
 	const char *cc = getenv("CC");
 	struct run r;
 
-	cr_assert(mkdtemp(tmpl) != NULL);
 	/* The libraries are in the parent of the tools' directory. */
 	snprintf(lib, sizeof(lib), "%s/..", bin ? bin : "build/bin");
 	run(&r, "san=; if nm '%s/libprofdb.a' 2>/dev/null | grep -q __asan_; "
@@ -277,25 +264,25 @@ Test(man_examples, libprofdb_program_runs)
 	    "-Ilibprofdb -Iformats -o %s/top " EXAMPLE_C " "
 	    "'%s/libccsformats.a' '%s/libprofdb.a' "
 	    "$(pkg-config --libs zlib jansson yajl libxml-2.0 libcgraph libgvc) -lm",
-	    lib, cc ? cc : "cc", tmpl, lib, lib);
+	    lib, cc ? cc : "cc", dir, lib, lib);
 	cr_assert_eq(r.status, 0, "compiling " EXAMPLE_C ":\n%s", r.err);
 	cr_expect_str_empty(r.err);
 	run_free(&r);
 
-	run(&r, "%s/top examples/mj.P.prof", tmpl);
+	run(&r, "%s/top examples/mj.P.prof", dir);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect_str_eq(r.out, "Main.rev 47 ticks\n");
 	run_free(&r);
-	run(&r, "%s/top tests/data/paper/fig7.folded", tmpl);
+	run(&r, "%s/top tests/data/paper/fig7.folded", dir);
 	cr_expect_str_eq(r.out, "Main_rev 1237 samples\n");
 	run_free(&r);
-	run(&r, "gzip -c tests/data/paper/s2.3-theta.folded | %s/top -", tmpl);
+	run(&r, "gzip -c tests/data/paper/s2.3-theta.folded | %s/top -", dir);
 	cr_expect_str_eq(r.out, "c 60 samples\n");
 	run_free(&r);
-	run(&r, "%s/top nosuch", tmpl);
+	run(&r, "%s/top nosuch", dir);
 	cr_expect_eq(r.status, 1);
 	cr_expect_str_eq(r.err, "top: nosuch: No such file or directory\n");
 	run_free(&r);
-	run(&r, "rm -rf '%s'", tmpl);
-	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 }

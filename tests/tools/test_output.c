@@ -65,16 +65,6 @@ built(const char *name)
 	return 0;
 }
 
-/* A new empty directory (malloc'd path). */
-static char *
-new_dir(void)
-{
-	char *d = strdup("/tmp/ccsout-XXXXXX");
-
-	cr_assert(d != NULL && mkdtemp(d) != NULL);
-	return d;
-}
-
 /* The names in directory d, sorted, one a line (malloc'd). */
 static char *
 dir_list(const char *d)
@@ -107,16 +97,6 @@ put_file(const char *path, const char *text)
 	cr_assert(f != NULL, "%s: %s", path, strerror(errno));
 	fputs(text, f);
 	cr_assert(fclose(f) == 0);
-}
-
-static void
-rm_dir(char *d)
-{
-	struct run r;
-
-	run(&r, "rm -rf '%s'", d);
-	run_free(&r);
-	free(d);
 }
 
 /* A folded profile whose stacks print to far more than a pipe holds. */
@@ -163,7 +143,7 @@ Test(output, o_file_same_as_stdout_and_no_leftovers, .timeout = 300)
 
 		if (!built(t->name))
 			continue;
-		d = new_dir();
+		d = make_temp_dir();
 		run(&a, "%s %s %s", t->name, t->args, GHC_PA);
 		run(&b, "%s %s -o %s/out %s", t->name, t->args, d, GHC_PA);
 		cr_assert_eq(a.status, 0, "%s %s: exit %d: %s", t->name,
@@ -184,7 +164,8 @@ Test(output, o_file_same_as_stdout_and_no_leftovers, .timeout = 300)
 		free(got);
 		run_free(&a);
 		run_free(&b);
-		rm_dir(d);
+		remove_temp(d);
+		free(d);
 	}
 }
 
@@ -199,7 +180,7 @@ Test(output, failed_run_leaves_earlier_file, .timeout = 120)
 
 		if (!built(t->name))
 			continue;
-		d = new_dir();
+		d = make_temp_dir();
 		snprintf(path, sizeof(path), "%s/out", d);
 		put_file(path, OLD);
 		/* A bad input: a truncated GHC profile. */
@@ -219,7 +200,8 @@ Test(output, failed_run_leaves_earlier_file, .timeout = 120)
 		free(ls);
 		free(got);
 		run_free(&r);
-		rm_dir(d);
+		remove_temp(d);
+		free(d);
 	}
 }
 
@@ -238,7 +220,7 @@ Test(output, interrupted_run_leaves_earlier_file, .timeout = 120)
 	size_t i;
 
 	for (i = 0; i < sizeof(tl) / sizeof(tl[0]); i++) {
-		d = new_dir();
+		d = make_temp_dir();
 		snprintf(path, sizeof(path), "%s/out", d);
 		put_file(path, OLD);
 		run(&r, "trap '' XFSZ; ulimit -f 2; %s -o %s %s", tl[i], path,
@@ -263,7 +245,8 @@ Test(output, interrupted_run_leaves_earlier_file, .timeout = 120)
 		free(ls);
 		free(got);
 		run_free(&r);
-		rm_dir(d);
+		remove_temp(d);
+		free(d);
 	}
 	unlink(big);
 	free(big);
@@ -275,7 +258,7 @@ Test(output, permissions_of_new_and_replaced_files)
 	struct stat st;
 	char *d, path[4096];
 
-	d = new_dir();
+	d = make_temp_dir();
 	snprintf(path, sizeof(path), "%s/new.json", d);
 	run(&r, "umask 027; ccs-convert -t json -o %s %s", path, GHC_PA);
 	cr_assert_eq(r.status, 0, "%s", r.err);
@@ -290,7 +273,8 @@ Test(output, permissions_of_new_and_replaced_files)
 	cr_expect_eq(st.st_mode & 0777, 0604, "replaced file mode %o",
 	    (unsigned)(st.st_mode & 0777));
 	run_free(&r);
-	rm_dir(d);
+	remove_temp(d);
+	free(d);
 }
 
 Test(output, o_into_missing_directory)

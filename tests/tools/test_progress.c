@@ -17,19 +17,16 @@
 #include "testutil.h"
 #include "toolcheck.h"
 
-static char	 in[128], out1[128], out2[128];
+static char	*in, *out1, *out2;
 
 static void
 setup(void)
 {
 	struct run r;
 
-	snprintf(in, sizeof(in), "/tmp/ccstest-progress-%d.dump",
-	    (int)getpid());
-	snprintf(out1, sizeof(out1), "/tmp/ccstest-progress-%d.1",
-	    (int)getpid());
-	snprintf(out2, sizeof(out2), "/tmp/ccstest-progress-%d.2",
-	    (int)getpid());
+	in = write_temp("", 0, ".dump");
+	out1 = write_temp("", 0, ".1");
+	out2 = write_temp("", 0, ".2");
 	run(&r, "ccs-gen -t dump --size 3M -o %s", in);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_free(&r);
@@ -41,6 +38,9 @@ teardown(void)
 	unlink(in);
 	unlink(out1);
 	unlink(out2);
+	free(in);
+	free(out1);
+	free(out2);
 }
 
 TestSuite(progress, .init = setup, .fini = teardown);

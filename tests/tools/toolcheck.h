@@ -108,7 +108,7 @@ check_missing_file(const char *cmd, const char *prog)
 	struct run r;
 	char expect[256];
 
-	run(&r, "cd /tmp && %s nosuch-ccstools-file", cmd);
+	run(&r, "cd \"$CCS_TEST_TMPDIR\" && %s nosuch-ccstools-file", cmd);
 	snprintf(expect, sizeof(expect),
 	    "%s: nosuch-ccstools-file: No such file or directory\n", prog);
 	cr_expect_eq(r.status, 1, "%s nosuch: exit %d", cmd, r.status);
