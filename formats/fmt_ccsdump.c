@@ -71,6 +71,10 @@ struct wr {
 	uLong		 crc;
 	size_t		 len;
 	int		 err;		/* errno of a failed write */
+	/* Writing the tree: for opts->write_progress at each flush. */
+	const struct pdb_opts *opts;
+	const uint64_t	*nodes;		/* written so far */
+	uint64_t	 total;
 	unsigned char	 buf[CHUNK];
 };
 
@@ -765,6 +769,10 @@ w_flush(struct wr *w)
 	if (w->len == 0)
 		return;
 	w->crc = pdb_crc32((uint32_t)w->crc, w->buf, w->len);
+	/* Told first, so that what the write shows is up to date. */
+	if (w->nodes != NULL)
+		w->opts->write_progress(w->opts->progress_arg, *w->nodes,
+		    w->total);
 	if (w->err == 0 && fwrite(w->buf, 1, w->len, w->f) != w->len)
 		w->err = errno ? errno : EIO;
 	w->len = 0;
@@ -985,6 +993,12 @@ w_tree(struct wr *w, struct pdb *db, const struct pdb_opts *opts,
 
 	if ((r = malloc(sizeof(*r))) == NULL)
 		return PDB_ENOMEM;
+	if (opts != NULL && opts->write_progress != NULL) {
+		w->opts = opts;
+		w->nodes = nodes;
+		/* Before pdb_write_rows(), which may take the tree. */
+		w->total = pdb_node_count(db);
+	}
 	if (pdb_write_rows(db, r, opts) != PDB_OK) {
 		free(r);
 		return PDB_ENOMEM;

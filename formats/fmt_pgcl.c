@@ -758,6 +758,8 @@ write_tree(struct pdb *db, FILE *f, const uint32_t *ccid, const int *metric,
 	unsigned nm = pdb_metric_count(db);
 	struct pdb_rows *rows;
 	const int64_t *v;
+	/* Counted before pdb_write_rows(), which may take the tree. */
+	uint64_t done = 0, total = pdb_node_count(db);
 	size_t i;
 	int j;
 
@@ -766,9 +768,16 @@ write_tree(struct pdb *db, FILE *f, const uint32_t *ccid, const int *metric,
 		free(rows);
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	}
-	while (pdb_rows_next(db, rows) > 0)
+	while (pdb_rows_next(db, rows) > 0) {
 		for (i = 0, v = rows->values; i < rows->n; i++, v += nm) {
 			if ((size_t)(buf + sizeof(buf) - p) < room) {
+				/* Told first, so that what the write
+				 * shows is up to date. */
+				if (opts != NULL &&
+				    opts->write_progress != NULL)
+					opts->write_progress(
+					    opts->progress_arg, done + i,
+					    total);
 				fwrite(buf, 1, (size_t)(p - buf), f);
 				p = buf;
 			}
@@ -778,6 +787,8 @@ write_tree(struct pdb *db, FILE *f, const uint32_t *ccid, const int *metric,
 				    (uint64_t)v[metric[j]] : 0);
 			p = pdb_put_varint(p, rows->nkids[i]);
 		}
+		done += rows->n;
+	}
 	fwrite(buf, 1, (size_t)(p - buf), f);
 	pdb_rows_free(rows);
 	free(rows);

@@ -57,6 +57,15 @@ struct pdb_opts {
 	void		(*progress)(void *arg, uint64_t done, uint64_t total,
 			    int finished);
 	void		*progress_arg;
+	/*
+	 * Writing: called by the writers that walk the tree in rows (the
+	 * dump, pgcl) each time they pass on a buffer, with the nodes
+	 * written so far and the nodes in all, so that a progress bar can
+	 * tell how much is left of output whose size is known only at the
+	 * end.  Given progress_arg; NULL: none.
+	 */
+	void		(*write_progress)(void *arg, uint64_t nodes,
+			    uint64_t total);
 };
 #define PDB_OPT_COMPENSATE	0x01u	/* pgcl: subtract profiling overhead */
 #define PDB_OPT_ALL		0x02u	/* folded: write zero-cost stacks too */

@@ -67,6 +67,7 @@ tool_init(const char *argv0, struct tool_common *c)
 		memset(c, 0, sizeof(*c));
 		c->min_pct = -1;
 		c->opts.progress = tool_progress_cb;
+		c->opts.write_progress = tool_write_progress_cb;
 		c->opts.progress_arg = c;
 		if ((c->sel = pdb_sel_new()) == NULL) {
 			fprintf(stderr, "%s: out of memory\n", tool_progname);
@@ -797,6 +798,8 @@ static struct {
 	int		 shown;		/* the bar is on the screen */
 	int		 writing;	/* the phase: reading or writing */
 	uint64_t	 total;		/* expected output, for writing */
+	/* Writing a tree: its nodes written so far, and in all. */
+	uint64_t	 nodes, nodes_total;
 	/* The output wrapper: the real stream and the bytes written. */
 	FILE		*wrapper, *inner;
 	uint64_t	 written;
@@ -839,13 +842,30 @@ human(char *buf, size_t len, double v)
 	snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
 }
 
+/* " [####....]  40%" for the fraction f. */
+static void
+draw_bar(double f)
+{
+	char bar[24];
+	int i, n = (int)(20.0 * f);
+
+	for (i = 0; i < 20; i++)
+		bar[i] = i < n ? '#' : '.';
+	bar[20] = '\0';
+	fprintf(stderr, " [%s] %3d%%", bar, (int)(100.0 * f));
+}
+
+static void
+draw_eta(double left)
+{
+	fprintf(stderr, " ETA %d:%02d", (int)left / 60, (int)left % 60);
+}
+
 static void
 draw(uint64_t done, uint64_t total, double t)
 {
-	char d[32], tt[32], r[32], bar[24];
-	double rate = t - prog.t0 > 0.2 ? (double)done / (t - prog.t0) : 0;
-	double left;
-	int i, n;
+	char d[32], tt[32], r[32];
+	double el = t - prog.t0, rate = el > 0.2 ? (double)done / el : 0, f;
 
 	human(d, sizeof(d), (double)done);
 	human(r, sizeof(r), rate);
@@ -853,16 +873,22 @@ draw(uint64_t done, uint64_t total, double t)
 	    prog.writing ? "writing" : "reading", d);
 	if (total > 0 && done <= total) {
 		human(tt, sizeof(tt), (double)total);
-		n = (int)(20.0 * (double)done / (double)total);
-		for (i = 0; i < 20; i++)
-			bar[i] = i < n ? '#' : '.';
-		bar[20] = '\0';
-		fprintf(stderr, " of %s [%s] %3d%%", tt, bar,
-		    (int)(100.0 * (double)done / (double)total));
+		fprintf(stderr, " of %s", tt);
+		draw_bar((double)done / (double)total);
 		if (rate > 0) {
-			left = (double)(total - done) / rate;
-			fprintf(stderr, " %s/s ETA %d:%02d", r, (int)left / 60,
-			    (int)left % 60);
+			fprintf(stderr, " %s/s", r);
+			draw_eta((double)(total - done) / rate);
+		}
+	} else if (prog.writing && prog.nodes_total > 0 &&
+	    prog.nodes <= prog.nodes_total) {
+		/* The bytes to come are unknown, the nodes are not: the
+		 * time left is the time so far, scaled. */
+		f = (double)prog.nodes / (double)prog.nodes_total;
+		draw_bar(f);
+		if (rate > 0) {
+			fprintf(stderr, " %s/s", r);
+			if (f > 0)
+				draw_eta(el * (1 - f) / f);
 		}
 	} else if (rate > 0)
 		fprintf(stderr, " %s/s", r);
@@ -907,6 +933,17 @@ tool_progress_cb(void *arg, uint64_t done, uint64_t total, int finished)
 		return;
 	}
 	update(0, done, total);
+}
+
+void
+tool_write_progress_cb(void *arg, uint64_t nodes, uint64_t total)
+{
+	(void)arg;
+	/* The first news of the tree is drawn at the next write. */
+	if (prog.nodes_total == 0)
+		prog.last = 0;
+	prog.nodes = nodes;
+	prog.nodes_total = total;
 }
 
 void
@@ -967,5 +1004,6 @@ progress_unwrap(FILE *f)
 	prog.wrapper = prog.inner = NULL;
 	tool_progress_clear();
 	prog.t0 = 0;
+	prog.nodes = prog.nodes_total = 0;
 	return inner;
 }

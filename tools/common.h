@@ -221,9 +221,12 @@ const char *tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total);
  * was not given; the line is erased when the work ends or a message is
  * printed.  tool_init() arranges it for reading (c->opts.progress) and
  * tool_output_open() for writing; a tool that knows how much it will
- * write says so with tool_progress_total().
+ * write says so with tool_progress_total(), and the writers of the dump
+ * and pgcl tell how many of the tree's nodes they have written
+ * (c->opts.write_progress, tool_write_progress_cb()).
  */
 void	tool_progress_cb(void *c, uint64_t done, uint64_t total, int finished);
+void	tool_write_progress_cb(void *c, uint64_t nodes, uint64_t total);
 void	tool_progress_total(uint64_t bytes);
 /* Erase the bar, if one is shown. */
 void	tool_progress_clear(void);

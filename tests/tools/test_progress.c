@@ -110,6 +110,55 @@ Test(progress, writing_shows_a_bar_and_writes_the_same_bytes)
 	run_free(&r);
 }
 
+/* Whether s has a line "prog: writing N [####....] P%": a bar, where the
+ * bytes to come are unknown. */
+static int
+has_writing_bar(const char *s, const char *prog)
+{
+	char want[64];
+	const char *p = s, *b;
+	size_t i;
+
+	snprintf(want, sizeof(want), "%s: writing ", prog);
+	while ((p = strstr(p, want)) != NULL) {
+		p += strlen(want);
+		b = strchr(p, '[');
+		if (b == NULL || strchr(p, '\r') < b)
+			continue;
+		for (i = 1; i <= 20 && (b[i] == '#' || b[i] == '.'); i++)
+			;
+		if (i == 21 && b[21] == ']' && strchr(b, '%') != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/* The dump and pgcl writers tell how much of the tree is written: the
+ * bar and the time left show, and the bytes are the same. */
+Test(progress, writing_a_tree_shows_how_much_is_left)
+{
+	static const char *const fmts[] = { "dump", "pgcl" };
+	char cmd[512], *s;
+	struct run r;
+	size_t i;
+
+	if (!have_script())
+		cr_skip_test("script(1) cannot give a pseudo-terminal here");
+	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "CCS_PROGRESS_DELAY=0 ccs-convert "
+		    "-t %s -o %s %s", fmts[i], out1, in);
+		s = on_terminal(cmd);
+		cr_expect(has_writing_bar(s, "ccs-convert"), "%s: %s",
+		    fmts[i], s);
+		free(s);
+		run(&r, "ccs-convert -q -t %s -o %s %s && cmp %s %s", fmts[i],
+		    out2, in, out1, out2);
+		cr_expect_eq(r.status, 0, "%s: the output differs with the "
+		    "bar: %s", fmts[i], r.err);
+		run_free(&r);
+	}
+}
+
 Test(progress, quiet_and_short_work_show_nothing)
 {
 	char cmd[512], *s;
