@@ -103,14 +103,21 @@ fi
 R=$D/results.tsv
 : > "$R"
 
-# run NAME CMD: the median of runs_now runs of sh -c CMD, as
-# "wall user+sys maxrss_kb", or "fail".
+# run CMD: the median of runs_now runs of CMD, as "wall user+sys
+# maxrss_kb", or "fail".  A simple command (its words quoted as for the
+# shell) runs with no shell around it, whose start-up, half a
+# millisecond, would count against runs of a few; a pipeline runs
+# through sh -c.
 runs_now=$RUNS
 run() {
+	case $1 in
+	*'|'*) argv='sh -c "$1"' ;;
+	*) argv=$1 ;;
+	esac
 	i=0
 	: > "$D/runs"
 	while [ $i -lt "$runs_now" ]; do
-		if "$RUSAGE" "$D/time" sh -c "$1" >/dev/null 2>"$D/err"
+		if eval "\"\$RUSAGE\" \"\$D/time\" $argv" >/dev/null 2>"$D/err"
 		then
 			cat "$D/time" >> "$D/runs"
 		else
