@@ -88,7 +88,9 @@ $(B)/%.pc: %.pc.in config.mk
 # tests/support/failalloc.c, which can make the n-th one fail.
 TEST_WRAP  = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=free
 
-$(B)/run-tests: $(TEST_OBJS) $(B)/libccsformats.a $(B)/libprofdb.a
+# The tools' shared code (tools/common.o) is tested directly too.
+$(B)/run-tests: $(TEST_OBJS) $(B)/tools/common.o $(B)/libccsformats.a \
+    $(B)/libprofdb.a
 	$(CC) $(LDFLAGS) $(TEST_WRAP) -o $@ $^ $(CRIT_LIBS) $(DEP_LIBS) -lm
 
 # Install missing Debian packages (as root) before anything is compiled.

@@ -99,8 +99,7 @@ pad(FILE *out, const char *s, int w)
 {
 	int n;
 
-	tool_put_text(out, s, 0);
-	for (n = width(s); n < w; n++)
+	for (n = tool_put_text(out, s, 0); n < w; n++)
 		putc(' ', out);
 }
 
@@ -112,7 +111,7 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 	const char *prog = pdb_meta_get(db, "program");
 	int64_t total = pdb_flat_total(flat, (unsigned)metric);
 	int wl = (int)strlen("COST CENTRE"), wm = (int)strlen("MODULE");
-	char p1[32], p2[32];
+	char num[32], pct[32];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -144,17 +143,30 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 	if (entries >= 0)
 		fprintf(out, "  %12s", "ENTRIES");
 	putc('\n', out);
+	/* "  %14" PRId64 " %6s  %14" PRId64 " %6s" and "  %12" PRId64,
+	 * without printf(). */
 	for (i = 0; i < n; i++) {
 		pad(out, pdb_cc_label(db, rows[i].cc), wl);
 		fputs("  ", out);
 		pad(out, pdb_cc_module(db, rows[i].cc), wm);
-		fprintf(out, "  %14" PRId64 " %6s  %14" PRId64 " %6s",
-		    rows[i].self, tool_fmt_pct(p1, sizeof(p1), rows[i].self,
-		    total), rows[i].inh, tool_fmt_pct(p2, sizeof(p2),
-		    rows[i].inh, total));
-		if (entries >= 0)
-			fprintf(out, "  %12" PRId64, pdb_flat_self(flat,
-			    rows[i].cc, (unsigned)entries));
+		fputs("  ", out);
+		tool_put_right(out, tool_fmt_int(num, sizeof(num),
+		    rows[i].self), 14);
+		putc(' ', out);
+		tool_put_right(out, tool_fmt_pct(pct, sizeof(pct),
+		    rows[i].self, total), 6);
+		fputs("  ", out);
+		tool_put_right(out, tool_fmt_int(num, sizeof(num),
+		    rows[i].inh), 14);
+		putc(' ', out);
+		tool_put_right(out, tool_fmt_pct(pct, sizeof(pct),
+		    rows[i].inh, total), 6);
+		if (entries >= 0) {
+			fputs("  ", out);
+			tool_put_right(out, tool_fmt_int(num, sizeof(num),
+			    pdb_flat_self(flat, rows[i].cc,
+			    (unsigned)entries)), 12);
+		}
 		putc('\n', out);
 	}
 }

@@ -107,11 +107,10 @@ width(const char *s)
 static void
 pad(FILE *out, const char *s, int w)
 {
-	int n;
+	int n = tool_put_text(out, s, 0);
 
-	tool_put_text(out, s, 0);
-	for (n = width(s); n < w; n++)
-		putc(' ', out);
+	if (n < w)
+		tool_put_right(out, "", w - n);
 }
 
 /* Write s as a TSV field, escaped (tool_put_text()). */
@@ -130,7 +129,8 @@ fmt_pct(char *buf, int64_t x, int64_t total)
 {
 	double p = total == 0 ? 0.0 : (double)x / (double)total * 100.0;
 
-	snprintf(buf, NUMLEN, "%.1f", p);
+	if (!tool_fmt_tenths(buf, NUMLEN, p))
+		snprintf(buf, NUMLEN, "%.1f", p);
 }
 
 static const char *
@@ -273,8 +273,7 @@ row(struct tree *t, long long lvl, uint32_t n, uint64_t nhidden,
 		src = info.src;
 		own = pdb_node_values(db, n);
 		if (t->entries >= 0)
-			snprintf(ent, sizeof(ent), "%" PRId64,
-			    own[t->entries]);
+			tool_fmt_int(ent, sizeof(ent), own[t->entries]);
 	} else {
 		snprintf(lab, sizeof(lab), "... %" PRIu64 " more stack%s",
 		    nhidden, nhidden == 1 ? "" : "s");
@@ -289,7 +288,7 @@ row(struct tree *t, long long lvl, uint32_t n, uint64_t nhidden,
 			x = n == PDB_NONE ? hidden[i] : k == 0 ?
 			    own[t->show[i]] :
 			    t->inc[(size_t)n * t->nm + t->show[i]];
-			snprintf(v[k][i], NUMLEN, "%" PRId64, x);
+			tool_fmt_int(v[k][i], NUMLEN, x);
 			fmt_pct(p[k][i], x, t->total[i]);
 		}
 	}
@@ -316,18 +315,25 @@ row(struct tree *t, long long lvl, uint32_t n, uint64_t nhidden,
 		fprintf(t->out, "\t%s\t%s\t%s\n", ent, v[0][0], v[1][0]);
 		return;
 	}
-	fprintf(t->out, "%*s", (int)lvl, "");
+	/* As fprintf() with "%*s" would, which is most of the time of a
+	 * tree of millions of lines. */
+	tool_put_right(t->out, "", (int)lvl);
 	pad(t->out, label, t->wl - (int)lvl);
 	fputs("  ", t->out);
 	pad(t->out, module, t->wm);
 	fputs("  ", t->out);
 	pad(t->out, src, t->ws);
-	if (t->entries >= 0)
-		fprintf(t->out, "  %*s", t->we, ent);
+	if (t->entries >= 0) {
+		fputs("  ", t->out);
+		tool_put_right(t->out, ent, t->we);
+	}
 	for (k = 0; k < 2; k++)
-		for (i = 0; i < t->nshow; i++)
-			fprintf(t->out, "  %*s %*s", t->wv[k][i], v[k][i],
-			    t->wp[k][i], p[k][i]);
+		for (i = 0; i < t->nshow; i++) {
+			fputs("  ", t->out);
+			tool_put_right(t->out, v[k][i], t->wv[k][i]);
+			putc(' ', t->out);
+			tool_put_right(t->out, p[k][i], t->wp[k][i]);
+		}
 	putc('\n', t->out);
 }
 

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -590,12 +591,23 @@ tool_output_abort(const struct tool_common *c, FILE *f, const struct pdb *db,
 static int
 put_text(FILE *out, const char *s, int tsv)
 {
-	const unsigned char *p = (const unsigned char *)s, *run = p;
-	const unsigned char *end = p + strlen(s);
+	const unsigned char *p = (const unsigned char *)s, *run = p, *end;
 	uint32_t c;
 	char esc[16];
 	size_t n;
 	int w = 0;
+
+	/* Printable ASCII, nearly every name, goes out as it is: one
+	 * column a byte.  Reports print thousands of names. */
+	for (end = p; *end >= 0x20 && *end < 0x7f && !(tsv && *end == '\\');
+	    end++)
+		;
+	if (*end == '\0') {
+		if (out != NULL)
+			fwrite(p, 1, (size_t)(end - p), out);
+		return (int)(end - p);
+	}
+	end += strlen((const char *)end);
 
 	/* Bytes that stay as they are go out a run at a time. */
 	while (*p != '\0') {
@@ -638,10 +650,10 @@ put_text(FILE *out, const char *s, int tsv)
 	return w;
 }
 
-void
+int
 tool_put_text(FILE *out, const char *s, int tsv)
 {
-	put_text(out, s, tsv);
+	return put_text(out, s, tsv);
 }
 
 int
@@ -650,13 +662,86 @@ tool_text_width(const char *s)
 	return put_text(NULL, s, 0);
 }
 
+/*
+ * x * 10 is exact in a long double whose significand has at least 57
+ * bits (x86's 64, or a quad's), and rintl() then rounds it half to
+ * even, as printf() does in the default rounding mode.  (nearbyintl()
+ * would save and restore the floating-point state to keep the inexact
+ * flag clear, a cost in every call; nothing here reads that flag.)
+ */
+int
+tool_fmt_tenths(char *buf, size_t len, double x)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	unsigned long long u;
+	long double t;
+	size_t n;
+
+	if (LDBL_MANT_DIG < 57 || !(fabs(x) < 1e15))
+		return 0;
+	t = rintl((long double)x * 10.0L);
+	u = (unsigned long long)(t < 0 ? -t : t);
+	*--p = (char)('0' + u % 10);
+	*--p = '.';
+	u /= 10;
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	/* The sign is x's, as for printf(): -0.04 is "-0.0". */
+	if (signbit(x))
+		*--p = '-';
+	n = (size_t)(digits + sizeof(digits) - p);
+	if (n >= len)
+		return 0;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return 1;
+}
+
+const char *
+tool_fmt_int(char *buf, size_t len, int64_t v)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t n;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	if (v < 0)
+		*--p = '-';
+	n = (size_t)(digits + sizeof(digits) - p);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+void
+tool_put_right(FILE *out, const char *s, int w)
+{
+	static const char spaces[] = "                                ";
+	size_t n = strlen(s), k;
+
+	while (w > (int)n) {
+		k = (size_t)w - n < sizeof(spaces) - 1 ? (size_t)w - n :
+		    sizeof(spaces) - 1;
+		fwrite(spaces, 1, k, out);
+		w -= (int)k;
+	}
+	fwrite(s, 1, n, out);
+}
+
+/* The percentage, printed by the thousand in a report: printf() would
+ * be most of the report's time. */
 const char *
 tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total)
 {
-	if (total == 0)
-		snprintf(buf, len, "0.0");
-	else
-		snprintf(buf, len, "%.1f", 100.0 * (double)part / (double)total);
+	double x = total == 0 ? 0.0 : 100.0 * (double)part / (double)total;
+
+	if (!tool_fmt_tenths(buf, len, x))
+		snprintf(buf, len, "%.1f", x);
 	return buf;
 }
 

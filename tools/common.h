@@ -204,14 +204,25 @@ int	tool_write_profile(struct tool_common *, struct pdb *);
  * characters (C0, DEL and C1) and bytes that are not UTF-8 as \xNN (C1
  * as \u00NN).  For a TSV field (tsv set) a backslash is written as \\
  * too, so that fields unescape exactly, and only C0 and DEL are escaped:
- * other bytes are data.  tool_text_width() is the number of columns
- * that takes in a table: one per code point written.
+ * other bytes are data.  It returns, and tool_text_width() tells
+ * without writing, the number of columns that takes in a table: one per
+ * code point written.
  */
-void	tool_put_text(FILE *, const char *s, int tsv);
+int	tool_put_text(FILE *, const char *s, int tsv);
 int	tool_text_width(const char *s);
 
-/* Format a percentage with one decimal. */
+/*
+ * A report's numbers without printf(), which would be most of the time
+ * of a report of thousands of rows: a percentage with one decimal
+ * (exactly "%.1f"), an integer ("%" PRId64), and s right-aligned in w
+ * columns ("%*s").
+ */
 const char *tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total);
+/* "%.1f" of x into buf, or 0 when it cannot (x too large or buf too
+ * small, or no long double wide enough): then printf() must. */
+int	tool_fmt_tenths(char *buf, size_t len, double x);
+const char *tool_fmt_int(char *buf, size_t len, int64_t v);
+void	tool_put_right(FILE *out, const char *s, int w);
 
 /*
  * Progress.  Reading or writing that takes longer than about a second

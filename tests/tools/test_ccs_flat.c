@@ -583,3 +583,38 @@ Test(ccs_flat, overflow_only_in_the_metric_shown)
 	unlink(p);
 	free(p);
 }
+
+/*
+ * The table's columns, as printf("%14" PRId64 " %6s") would lay them out:
+ * numbers wider than their column push the line right rather than run
+ * into the one before, negative values and a negative zero percentage
+ * keep their sign, and entries come in a column of their own.
+ */
+Test(ccs_flat, table_columns)
+{
+	static const char wide[] = "a;b 99999999999999999\n"
+	    "a;c -999999999999\na 1\n";
+	char *path = write_temp(wide, sizeof(wide) - 1, ".folded");
+	struct run r;
+
+	run(&r, "ccs-flat %s", path);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out,
+	    "metric:  samples (samples), total 99999000000000001\n"
+	    "\n"
+	    "COST CENTRE  MODULE            SELF  %SELF       INHERITED   %INH\n"
+	    "b                    99999999999999999  100.0  "
+	    "99999999999999999  100.0\n"
+	    "a                                 1    0.0  "
+	    "99999000000000001  100.0\n"
+	    "c                     -999999999999   -0.0   -999999999999   "
+	    "-0.0\n");
+	run_free(&r);
+	run(&r, "ccs-flat -n 1 examples/mj.prof");
+	cr_expect(strstr(r.out, "\nrev          Main                38  "
+	    "100.0              38  100.0          8924\n") != NULL, "%s",
+	    r.out);
+	run_free(&r);
+	unlink(path);
+	free(path);
+}
