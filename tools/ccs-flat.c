@@ -103,6 +103,19 @@ pad(FILE *out, const char *s, int w)
 		putc(' ', out);
 }
 
+/* "  %14" PRId64 " %6s": v and its share of total, without printf(),
+ * which would be most of the time of a table of thousands of rows. */
+static void
+put_value(FILE *out, int64_t v, int64_t total)
+{
+	char num[32], pct[32];
+
+	fputs("  ", out);
+	tool_put_right(out, tool_fmt_int(num, sizeof(num), v), 14);
+	putc(' ', out);
+	tool_put_right(out, tool_fmt_pct(pct, sizeof(pct), v, total), 6);
+}
+
 static void
 print_table(FILE *out, const struct pdb *db, const struct row *rows,
     size_t n, int metric, int entries, const struct pdb_flat *flat)
@@ -111,7 +124,7 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 	const char *prog = pdb_meta_get(db, "program");
 	int64_t total = pdb_flat_total(flat, (unsigned)metric);
 	int wl = (int)strlen("COST CENTRE"), wm = (int)strlen("MODULE");
-	char num[32], pct[32];
+	char num[32];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -143,24 +156,13 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 	if (entries >= 0)
 		fprintf(out, "  %12s", "ENTRIES");
 	putc('\n', out);
-	/* "  %14" PRId64 " %6s  %14" PRId64 " %6s" and "  %12" PRId64,
-	 * without printf(). */
 	for (i = 0; i < n; i++) {
 		pad(out, pdb_cc_label(db, rows[i].cc), wl);
 		fputs("  ", out);
 		pad(out, pdb_cc_module(db, rows[i].cc), wm);
-		fputs("  ", out);
-		tool_put_right(out, tool_fmt_int(num, sizeof(num),
-		    rows[i].self), 14);
-		putc(' ', out);
-		tool_put_right(out, tool_fmt_pct(pct, sizeof(pct),
-		    rows[i].self, total), 6);
-		fputs("  ", out);
-		tool_put_right(out, tool_fmt_int(num, sizeof(num),
-		    rows[i].inh), 14);
-		putc(' ', out);
-		tool_put_right(out, tool_fmt_pct(pct, sizeof(pct),
-		    rows[i].inh, total), 6);
+		put_value(out, rows[i].self, total);
+		put_value(out, rows[i].inh, total);
+		/* "  %12" PRId64 */
 		if (entries >= 0) {
 			fputs("  ", out);
 			tool_put_right(out, tool_fmt_int(num, sizeof(num),
