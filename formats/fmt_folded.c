@@ -541,45 +541,114 @@ out:
 }
 
 /*
- * Write one frame, escaped.  Blanks that begin or end a frame, and a '#'
- * that begins one, are escaped too: the reader strips blanks around a
- * stack and takes a line starting with '#' for a comment.
+ * A byte buffer that grows: a frame's escaped text, a line.  Returns -1
+ * when out of memory.
  */
-static void
-put_frame(FILE *out, const struct pdb *db, uint32_t cc)
+struct text {
+	char		*p;
+	size_t		 len, cap;
+};
+
+static int
+text_add(struct text *t, const char *s, size_t n)
+{
+	if (n == 0)
+		return 0;
+	if (pdb_buf_reserve(&t->p, &t->cap, t->len + n) != 0)
+		return -1;
+	memcpy(t->p + t->len, s, n);
+	t->len += n;
+	return 0;
+}
+
+/*
+ * Add one frame, escaped, to t.  Blanks that begin or end a frame, and
+ * a '#' that begins one, are escaped too: the reader strips blanks
+ * around a stack and takes a line starting with '#' for a comment.
+ */
+static int
+frame_text(struct text *t, const struct pdb *db, uint32_t cc)
 {
 	const char *s = pdb_cc_module(db, cc), *l = pdb_cc_label(db, cc);
 	const char *first = *s != '\0' ? s : l;
 	const char *last = *l != '\0' ? l + strlen(l) - 1 : NULL;
-	int pass;
+	const char *esc;
+	int pass, rc = 0;
 
 	for (pass = 0; pass < 2; pass++) {
 		for (; *s != '\0'; s++) {
 			if ((s == first && (*s == '#' || *s == ' ' ||
 			    *s == '\t')) || (s == last && (*s == ' ' ||
 			    *s == '\t')))
-				putc('\\', out);
+				rc |= text_add(t, "\\", 1);
 			switch (*s) {
 			case '\\':
-				fputs("\\\\", out);
+				esc = "\\\\";
 				break;
 			case ';':
-				fputs("\\;", out);
+				esc = "\\;";
 				break;
 			case '\n':
-				fputs("\\n", out);
+				esc = "\\n";
 				break;
 			case '\r':
-				fputs("\\r", out);
+				esc = "\\r";
 				break;
 			default:
-				putc(*s, out);
+				esc = NULL;
 			}
+			rc |= esc != NULL ? text_add(t, esc, 2) :
+			    text_add(t, s, 1);
 		}
 		if (pass == 0 && *pdb_cc_module(db, cc) != '\0')
-			putc('.', out);
-		s = pdb_cc_label(db, cc);
+			rc |= text_add(t, ".", 1);
+		s = l;
 	}
+	return rc;
+}
+
+/*
+ * Every cost centre's frame, escaped once: a line is then copies of
+ * them.  at[cc] is where frame cc starts in all, or SIZE_MAX until it
+ * is first needed.
+ */
+struct frame_texts {
+	struct text	 all;
+	size_t		*at, *len;
+};
+
+/* Add frame cc to line; returns -1 when out of memory. */
+static int
+add_frame(struct frame_texts *f, struct text *line, const struct pdb *db,
+    uint32_t cc)
+{
+	size_t before = f->all.len;
+
+	if (f->at[cc] == SIZE_MAX) {
+		if (frame_text(&f->all, db, cc) != 0)
+			return -1;
+		f->at[cc] = before;
+		f->len[cc] = f->all.len - before;
+	}
+	if (f->len[cc] == 0)
+		return 0;	/* no module, an empty label */
+	return text_add(line, f->all.p + f->at[cc], f->len[cc]);
+}
+
+/* " VALUE\n" */
+static int
+add_value(struct text *line, int64_t v)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	*--p = '\n';
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	if (v < 0)
+		*--p = '-';
+	return text_add(line, p, (size_t)(digits + sizeof(digits) - p));
 }
 
 struct line {
@@ -624,9 +693,11 @@ static int
 folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 {
 	struct line *lines;
-	uint32_t *path = NULL, n, d, depth, skip;
+	struct frame_texts fr = { { NULL, 0, 0 }, NULL, NULL };
+	struct text line = { NULL, 0, 0 };
+	uint32_t *path = NULL, n, d, depth, skip, ncc = pdb_cc_count(db), cc;
 	size_t nlines = 0, i, cap = 0;
-	int metric;
+	int metric, rc = PDB_OK;
 
 	metric = opts->metric ? pdb_metric_find(db, opts->metric) :
 	    (int)pdb_metric_default(db);
@@ -635,9 +706,15 @@ folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 		    opts->metric ? opts->metric : "");
 	skip = (pdb_cc_flags(db, pdb_node_cc(db, 0)) & PDB_CC_SYNTHETIC) ?
 	    1 : 0;
-	if ((lines = malloc(((size_t)pdb_node_count(db) + 1) *
-	    sizeof(*lines))) == NULL)
-		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	lines = malloc(((size_t)pdb_node_count(db) + 1) * sizeof(*lines));
+	fr.at = malloc(((size_t)ncc + 1) * sizeof(*fr.at));
+	fr.len = malloc(((size_t)ncc + 1) * sizeof(*fr.len));
+	if (lines == NULL || fr.at == NULL || fr.len == NULL) {
+		rc = PDB_ENOMEM;
+		goto out;
+	}
+	for (cc = 0; cc < ncc; cc++)
+		fr.at[cc] = SIZE_MAX;
 	/* The lines in pre-order; sorting is stable on that order. */
 	for (n = pdb_walk_first(db, &depth); n != PDB_NONE;
 	    n = pdb_walk_next(db, n, &depth)) {
@@ -653,30 +730,42 @@ folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	if (opts->flags & PDB_OPT_SORT) {
 		stable_sort(lines, nlines);
 	}
-	for (i = 0; i < nlines; i++) {
+	for (i = 0; i < nlines && rc == PDB_OK; i++) {
 		depth = 0;
 		for (n = lines[i].node; n != PDB_NONE; n = pdb_node_parent(db, n)) {
 			if (pdb_buf_reserve(&path, &cap,
 			    ((size_t)depth + 1) * sizeof(*path))) {
-				free(lines);
-				free(path);
-				return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+				rc = PDB_ENOMEM;
+				goto out;
 			}
 			path[depth++] = pdb_node_cc(db, n);
 		}
+		/* A line is made whole, then written at once. */
+		line.len = 0;
 		if (depth == skip) {
 			/* The synthetic root itself. */
-			put_frame(out, db, path[0]);
-			putc(' ', out);
+			if (add_frame(&fr, &line, db, path[0]) != 0 ||
+			    text_add(&line, " ", 1) != 0)
+				rc = PDB_ENOMEM;
 		}
-		for (d = depth - skip; d-- > 0;) {
-			put_frame(out, db, path[d]);
-			putc(d > 0 ? ';' : ' ', out);
-		}
-		fprintf(out, "%" PRId64 "\n", lines[i].value);
+		for (d = depth - skip; d-- > 0 && rc == PDB_OK;)
+			if (add_frame(&fr, &line, db, path[d]) != 0 ||
+			    text_add(&line, d > 0 ? ";" : " ", 1) != 0)
+				rc = PDB_ENOMEM;
+		if (rc == PDB_OK && add_value(&line, lines[i].value) != 0)
+			rc = PDB_ENOMEM;
+		if (rc == PDB_OK)
+			fwrite(line.p, 1, line.len, out);
 	}
+out:
 	free(lines);
 	free(path);
+	free(fr.all.p);
+	free(fr.at);
+	free(fr.len);
+	free(line.p);
+	if (rc == PDB_ENOMEM)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	if (ferror(out))
 		return pdb_seterr(db, PDB_EIO, "write error");
 	return PDB_OK;
