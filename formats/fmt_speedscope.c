@@ -17,6 +17,15 @@
 
 #include "formats.h"
 
+/* A JSON string of s, which may not be UTF-8 (a name from a file). */
+static json_t *
+utf8_string(const char *s)
+{
+	json_t *j = json_string(s);
+
+	return j != NULL ? j : json_string("(name is not UTF-8)");
+}
+
 static json_t *
 frames_of(struct pdb *db)
 {
@@ -29,8 +38,7 @@ frames_of(struct pdb *db)
 	for (i = 0; i < pdb_cc_count(db); i++) {
 		pdb_cc(db, i, &cc);
 		/* Invalid UTF-8 cannot be a JSON string: say so instead. */
-		if ((name = json_string(pdb_cc_fullname(db, i))) == NULL)
-			name = json_string("(name is not UTF-8)");
+		name = utf8_string(pdb_cc_fullname(db, i));
 		if ((f = json_object()) == NULL || name == NULL ||
 		    json_object_set_new(f, "name", name) != 0) {
 			json_decref(f);
@@ -44,132 +52,198 @@ frames_of(struct pdb *db)
 	return frames;
 }
 
-static json_t *
-profile_of(struct pdb *db, unsigned m, uint64_t *negative)
-{
-	const struct pdb_metric *mt = pdb_metric(db, m);
-	json_t *p, *samples, *weights, *stack;
-	uint32_t n, k, *path = NULL, d;
-	size_t cap = 0;
-	int64_t v, total = 0;
-	double dtotal = 0;
-	int skip, big = 0;
+/*
+ * What a metric's profile needs before its samples: its total (past
+ * 2^63 - 1 only as a double: speedscope reads numbers as doubles) and
+ * how many stacks are left out for a negative cost.
+ */
+struct sums {
+	int64_t		 total;
+	double		 dtotal;
+	int		 big;
+	uint64_t	 negative;
+};
 
-	skip = (pdb_cc_flags(db, pdb_node_cc(db, 0)) & PDB_CC_SYNTHETIC) != 0;
-	samples = json_array();
-	weights = json_array();
-	p = json_object();
-	if (!samples || !weights || !p)
-		goto fail;
+static void
+sums_of(const struct pdb *db, unsigned m, int skip, struct sums *s)
+{
+	uint32_t n;
+	int64_t v;
+
+	memset(s, 0, sizeof(*s));
 	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
 	    n = pdb_walk_next(db, n, NULL)) {
 		v = pdb_node_value(db, n, m);
 		if (v < 0)
-			(*negative)++;
+			s->negative++;
 		if (v <= 0 || (skip && n == 0))
 			continue;
-		d = 0;
-		for (k = n; k != PDB_NONE; k = pdb_node_parent(db, k)) {
-			if (pdb_buf_reserve(&path, &cap,
-			    ((size_t)d + 1) * sizeof(*path)))
-				goto fail;
-			path[d++] = pdb_node_cc(db, k);
-		}
-		if ((stack = json_array()) == NULL)
-			goto fail;
-		/* Root first; a synthetic root, last on the path, is no frame. */
-		if (skip)
-			d--;
-		while (d-- > 0)
-			json_array_append_new(stack, json_integer(path[d]));
-		if (json_array_append_new(samples, stack) ||
-		    json_array_append_new(weights, json_integer(v)))
-			goto fail;
-		/* speedscope reads numbers as doubles: past 2^63 - 1, the
-		 * total is one (v > 0 and total >= 0). */
-		if (total > INT64_MAX - v)
-			big = 1;
+		/* v > 0 and total >= 0 */
+		if (s->total > INT64_MAX - v)
+			s->big = 1;
 		else
-			total += v;
-		dtotal += (double)v;
+			s->total += v;
+		s->dtotal += (double)v;
+	}
+}
+
+/* Write j as Jansson writes it inside the document, and free it.
+ * Returns 0, PDB_ENOMEM (j is NULL) or PDB_EIO. */
+static int
+put_json(FILE *out, json_t *j)
+{
+	int rc;
+
+	if (j == NULL)
+		return PDB_ENOMEM;
+	rc = json_dumpf(j, out, JSON_COMPACT | JSON_PRESERVE_ORDER |
+	    JSON_ENCODE_ANY);
+	json_decref(j);
+	return rc != 0 ? PDB_EIO : 0;
+}
+
+/* Append the decimal digits of u to the line at p; returns its end. */
+static char *
+put_uint(char *p, uint64_t u)
+{
+	char digits[24], *d = digits + sizeof(digits);
+	size_t n;
+
+	do
+		*--d = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	n = (size_t)(digits + sizeof(digits) - d);
+	memcpy(p, d, n);
+	return p + n;
+}
+
+/*
+ * The samples (pass 0: "[root,...,top]", frames being cost centres) or
+ * the weights (pass 1) of metric m, comma-separated, written as they
+ * are walked: a document of the whole tree would take some 40 bytes a
+ * frame of every stack.  The path is kept as the walk goes.
+ */
+static int
+put_samples(FILE *out, const struct pdb *db, unsigned m, int skip, int pass)
+{
+	uint32_t n, depth, *path = NULL, d;
+	size_t cap = 0, lcap = 0;
+	char *line = NULL, *p;
+	int64_t v;
+	int first = 1, rc = 0;
+
+	for (n = pdb_walk_first(db, &depth); n != PDB_NONE && rc == 0;
+	    n = pdb_walk_next(db, n, &depth)) {
+		if (pdb_buf_reserve(&path, &cap,
+		    ((size_t)depth + 1) * sizeof(*path)) ||
+		    pdb_buf_reserve(&line, &lcap, ((size_t)depth + 2) * 24)) {
+			rc = PDB_ENOMEM;
+			break;
+		}
+		path[depth] = pdb_node_cc(db, n);
+		v = pdb_node_value(db, n, m);
+		if (v <= 0 || (skip && n == 0))
+			continue;
+		p = line;
+		if (!first)
+			*p++ = ',';
+		first = 0;
+		if (pass == 1)
+			p = put_uint(p, (uint64_t)v);
+		else {
+			/* Root first; a synthetic root (skipped above when
+			 * alone) is no frame. */
+			*p++ = '[';
+			for (d = skip ? 1 : 0; d <= depth; d++) {
+				p = put_uint(p, path[d]);
+				*p++ = d < depth ? ',' : ']';
+			}
+		}
+		if (fwrite(line, 1, (size_t)(p - line), out) !=
+		    (size_t)(p - line))
+			rc = PDB_EIO;
 	}
 	free(path);
-	json_object_set_new(p, "type", json_string("sampled"));
-	json_object_set_new(p, "name", json_string(mt->name));
-	json_object_set_new(p, "unit", json_string(
-	    strcmp(mt->unit, "bytes") == 0 ? "bytes" : "none"));
-	json_object_set_new(p, "startValue", json_integer(0));
-	json_object_set_new(p, "endValue", big ? json_real(dtotal) :
-	    json_integer(total));
-	json_object_set_new(p, "samples", samples);
-	json_object_set_new(p, "weights", weights);
-	return p;
-fail:
-	free(path);
-	json_decref(samples);
-	json_decref(weights);
-	json_decref(p);
-	return NULL;
+	free(line);
+	return rc;
 }
 
+/* The first error of rc and what is to add: PDB_ENOMEM, PDB_EIO or 0. */
+#define ADD_RC(rc, what)	do { int r_ = (what);		\
+		if ((rc) == 0)						\
+			(rc) = r_;					\
+	} while (0)
+/* fputs() or putc() as such an error. */
+#define PUTS_RC(s, out)	(fputs((s), (out)) < 0 ? PDB_EIO : 0)
+
+/* One metric's "sampled" profile.  Returns PDB_ENOMEM, PDB_EIO or 0. */
 static int
-dump_cb(const char *buf, size_t size, void *arg)
+put_profile(FILE *out, struct pdb *db, unsigned m, int skip)
 {
-	return fwrite(buf, 1, size, arg) == size ? 0 : -1;
+	const struct pdb_metric *mt = pdb_metric(db, m);
+	struct sums s;
+	int rc = 0;
+
+	sums_of(db, m, skip, &s);
+	if (s.negative > 0)
+		pdb_warn(db, "speedscope: %" PRIu64 " stacks with negative "
+		    "%s left out", s.negative, mt->name);
+	ADD_RC(rc, PUTS_RC("{\"type\":\"sampled\",\"name\":", out));
+	ADD_RC(rc, put_json(out, utf8_string(mt->name)));
+	ADD_RC(rc, PUTS_RC(",\"unit\":", out));
+	ADD_RC(rc, put_json(out, json_string(strcmp(mt->unit, "bytes") == 0 ?
+	    "bytes" : "none")));
+	ADD_RC(rc, PUTS_RC(",\"startValue\":0,\"endValue\":", out));
+	ADD_RC(rc, put_json(out, s.big ? json_real(s.dtotal) :
+	    json_integer(s.total)));
+	ADD_RC(rc, PUTS_RC(",\"samples\":[", out));
+	if (rc == 0)
+		rc = put_samples(out, db, m, skip, 0);
+	ADD_RC(rc, PUTS_RC("],\"weights\":[", out));
+	if (rc == 0)
+		rc = put_samples(out, db, m, skip, 1);
+	ADD_RC(rc, PUTS_RC("]}", out));
+	return rc;
 }
 
+/*
+ * The document, in the order Jansson wrote it whole (JSON_COMPACT,
+ * JSON_PRESERVE_ORDER): the frames and the strings through Jansson, the
+ * samples and weights, which are only numbers, streamed.
+ */
 static int
 speedscope_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 {
-	json_t *doc, *shared, *frames, *profiles, *p;
 	const char *prog = pdb_meta_get(db, "program");
-	uint64_t negative;
+	json_t *name;
 	unsigned m;
-	int rc;
+	int skip, rc = 0, any = 0;
 
 	(void)opts;
-	doc = json_object();
-	shared = json_object();
-	profiles = json_array();
-	frames = frames_of(db);
-	if (!doc || !shared || !profiles || !frames)
-		goto nomem;
-	json_object_set_new(doc, "$schema",
-	    json_string("https://www.speedscope.app/file-format-schema.json"));
-	/* doc owns them now. */
-	json_object_set_new(shared, "frames", frames);
-	frames = NULL;
-	json_object_set_new(doc, "shared", shared);
-	shared = NULL;
-	for (m = 0; m < pdb_metric_count(db); m++) {
+	skip = (pdb_cc_flags(db, pdb_node_cc(db, 0)) & PDB_CC_SYNTHETIC) != 0;
+	ADD_RC(rc, PUTS_RC("{\"$schema\":\"https://www.speedscope.app/"
+	    "file-format-schema.json\",\"shared\":{\"frames\":", out));
+	ADD_RC(rc, put_json(out, frames_of(db)));
+	ADD_RC(rc, PUTS_RC("},\"profiles\":[", out));
+	for (m = 0; m < pdb_metric_count(db) && rc == 0; m++) {
 		if (pdb_metric(db, m)->kind != PDB_COST)
 			continue;
-		negative = 0;
-		if ((p = profile_of(db, m, &negative)) == NULL)
-			goto nomem;
-		if (negative > 0)
-			pdb_warn(db, "speedscope: %" PRIu64 " stacks with negative "
-			    "%s left out", negative, pdb_metric(db, m)->name);
-		json_array_append_new(profiles, p);
+		if (any++)
+			ADD_RC(rc, PUTS_RC(",", out));
+		ADD_RC(rc, put_profile(out, db, m, skip));
 	}
-	json_object_set_new(doc, "profiles", profiles);
-	if (prog == NULL || (p = json_string(prog)) == NULL)
-		p = json_string("profile");
-	json_object_set_new(doc, "name", p);
-	json_object_set_new(doc, "activeProfileIndex", json_integer(0));
-	json_object_set_new(doc, "exporter", json_string("ccstools"));
-	rc = json_dump_callback(doc, dump_cb, out, JSON_COMPACT |
-	    JSON_PRESERVE_ORDER);
-	json_decref(doc);
-	if (rc != 0 || putc('\n', out) == EOF || ferror(out))
+	ADD_RC(rc, PUTS_RC("],\"name\":", out));
+	/* A program name that is not UTF-8 is left out, as no name. */
+	if (prog == NULL || (name = json_string(prog)) == NULL)
+		name = json_string("profile");
+	ADD_RC(rc, put_json(out, name));
+	ADD_RC(rc, PUTS_RC(",\"activeProfileIndex\":0,\"exporter\":"
+	    "\"ccstools\"}\n", out));
+	if (rc == PDB_ENOMEM)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	if (rc != 0 || ferror(out))
 		return pdb_seterr(db, PDB_EIO, "write error");
 	return PDB_OK;
-nomem:
-	json_decref(doc);
-	json_decref(shared);
-	json_decref(profiles);
-	json_decref(frames);
-	return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 }
 
 const struct pdb_format pdb_fmt_speedscope = {
