@@ -83,15 +83,20 @@ jstr(const char *s)
 	return o;
 }
 
-/* Build the document; NULL when out of memory. */
+/*
+ * The document but its nodes, which come last; NULL when out of memory.
+ * The nodes are numbers only and most of the file: they are written as
+ * the tree is walked (put_nodes()), where a Jansson tree of them would
+ * take some 40 bytes a number.
+ */
 static json_t *
 build(struct pdb *db)
 {
-	json_t *doc, *meta, *metrics, *modules, *ccs, *nodes, *a;
+	json_t *doc, *meta, *metrics, *modules, *ccs;
 	unsigned m, nm = pdb_metric_count(db);
 	const char *k, *v;
 	struct pdb_cc cc;
-	uint32_t i, n;
+	uint32_t i;
 	size_t j;
 	int bad = 0;
 
@@ -100,8 +105,7 @@ build(struct pdb *db)
 	metrics = json_array();
 	modules = json_array();
 	ccs = json_array();
-	nodes = json_array();
-	if (!doc || !meta || !metrics || !modules || !ccs || !nodes)
+	if (!doc || !meta || !metrics || !modules || !ccs)
 		bad = 1;
 	for (j = 0; !bad && j < pdb_meta_count(db); j++) {
 		pdb_meta_at(db, j, &k, &v);
@@ -129,54 +133,99 @@ build(struct pdb *db)
 		    (cc.flags & PDB_CC_SYNTHETIC) != 0, "id",
 		    (json_int_t)cc.profile_id)) != 0;
 	}
-	for (n = pdb_walk_first(db, NULL); !bad && n != PDB_NONE;
-	    n = pdb_walk_next(db, n, NULL)) {
-		const int64_t *vals = pdb_node_values(db, n);
-
-		if ((a = json_array()) == NULL) {
-			bad = 1;
-			break;
-		}
-		json_array_append_new(a, json_integer(pdb_node_cc(db, n)));
-		json_array_append_new(a,
-		    json_integer(pdb_node_child_count(db, n)));
-		for (m = 0; m < nm; m++)
-			json_array_append_new(a, json_integer(vals[m]));
-		bad |= json_array_size(a) != nm + 2;
-		bad |= json_array_append_new(nodes, a) != 0;
-	}
 	if (bad || json_object_set_new(doc, "format",
 	    json_string(JSON_FORMAT_NAME)) || json_object_set_new(doc,
 	    "version", json_integer(1)) || json_object_set_new(doc,
 	    "metadata", meta) || json_object_set_new(doc, "metrics",
 	    metrics) || json_object_set_new(doc, "modules", modules) ||
-	    json_object_set_new(doc, "cost_centres", ccs) ||
-	    json_object_set_new(doc, "nodes", nodes)) {
+	    json_object_set_new(doc, "cost_centres", ccs)) {
 		json_decref(doc);
 		return NULL;
 	}
 	return doc;
 }
 
-static int
-dump_cb(const char *buf, size_t size, void *arg)
+/* Append "%" PRId64 of v at p; returns the end. */
+static char *
+put_int(char *p, int64_t v)
 {
-	return fwrite(buf, 1, size, arg) == size ? 0 : -1;
+	char digits[24], *d = digits + sizeof(digits);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t n;
+
+	do
+		*--d = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	if (v < 0)
+		*--d = '-';
+	n = (size_t)(digits + sizeof(digits) - d);
+	memcpy(p, d, n);
+	return p + n;
+}
+
+/* The nodes in pre-order, ",[cc,children,value,...]" each (no comma
+ * first): as Jansson wrote them.  Returns 0 or PDB_EIO. */
+static int
+put_nodes(FILE *out, struct pdb *db)
+{
+	unsigned m, nm = pdb_metric_count(db);
+	char line[64 + 24 * 64], *p;
+	const int64_t *vals;
+	uint32_t n;
+	int first = 1;
+
+	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
+	    n = pdb_walk_next(db, n, NULL)) {
+		vals = pdb_node_values(db, n);
+		p = line;
+		if (!first)
+			*p++ = ',';
+		first = 0;
+		*p++ = '[';
+		p = put_int(p, pdb_node_cc(db, n));
+		*p++ = ',';
+		p = put_int(p, pdb_node_child_count(db, n));
+		for (m = 0; m < nm; m++) {
+			*p++ = ',';
+			p = put_int(p, vals[m]);
+			/* A row longer than the line goes out in parts. */
+			if ((size_t)(p - line) > sizeof(line) - 32) {
+				if (fwrite(line, 1, (size_t)(p - line), out) !=
+				    (size_t)(p - line))
+					return PDB_EIO;
+				p = line;
+			}
+		}
+		*p++ = ']';
+		if (fwrite(line, 1, (size_t)(p - line), out) !=
+		    (size_t)(p - line))
+			return PDB_EIO;
+	}
+	return 0;
 }
 
 static int
 json_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 {
 	json_t *doc;
+	char *head;
+	size_t len;
 	int rc;
 
 	(void)opts;
 	if ((doc = build(db)) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	rc = json_dump_callback(doc, dump_cb, out, JSON_COMPACT |
-	    JSON_PRESERVE_ORDER);
+	head = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(doc);
-	if (rc != 0 || putc('\n', out) == EOF || ferror(out))
+	if (head == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	/* The document without its closing brace, then the nodes. */
+	len = strlen(head);
+	rc = len < 2 || fwrite(head, 1, len - 1, out) != len - 1 ||
+	    fputs(",\"nodes\":[", out) < 0 || put_nodes(out, db) != 0 ||
+	    fputs("]}\n", out) < 0;
+	free(head);
+	if (rc || ferror(out))
 		return pdb_seterr(db, PDB_EIO, "write error");
 	return PDB_OK;
 }
