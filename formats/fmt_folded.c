@@ -635,20 +635,14 @@ add_frame(struct frame_texts *f, struct text *line, const struct pdb *db,
 	return text_add(line, f->all.p + f->at[cc], f->len[cc]);
 }
 
-/* " VALUE\n" */
+/* "VALUE\n" */
 static int
 add_value(struct text *line, int64_t v)
 {
-	char digits[24], *p = digits + sizeof(digits);
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	char buf[24], *p = pdb_put_decimal(buf, v);
 
-	*--p = '\n';
-	do
-		*--p = (char)('0' + u % 10);
-	while ((u /= 10) > 0);
-	if (v < 0)
-		*--p = '-';
-	return text_add(line, p, (size_t)(digits + sizeof(digits) - p));
+	*p++ = '\n';
+	return text_add(line, buf, (size_t)(p - buf));
 }
 
 struct line {

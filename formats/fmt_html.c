@@ -97,22 +97,21 @@ text_copy(char *dst, size_t cap, const char *src)
 	dst[o] = '\0';
 }
 
+/* The data but its columns of numbers (cc, kids, values), which are
+ * most of it; NULL when out of memory. */
 static json_t *
-build_data(struct pdb *db)
+build_head(struct pdb *db)
 {
-	json_t *doc, *metrics, *ccs, *cc, *kids, *values, *col;
+	json_t *doc, *metrics, *ccs;
 	unsigned m, nm = pdb_metric_count(db);
 	struct pdb_cc c;
-	uint32_t i, n;
+	uint32_t i;
 	const char *k;
 
 	doc = json_object();
 	metrics = json_array();
 	ccs = json_array();
-	cc = json_array();
-	kids = json_array();
-	values = json_array();
-	if (!doc || !metrics || !ccs || !cc || !kids || !values)
+	if (!doc || !metrics || !ccs)
 		goto fail;
 	json_object_set_new(doc, "program", jstr((k = pdb_meta_get(db,
 	    "program")) ? k : ""));
@@ -127,9 +126,6 @@ build_data(struct pdb *db)
 		    "name", jstr(mt->name), "unit", jstr(mt->unit), "kind",
 		    mt->kind == PDB_COUNT ? "count" : "cost")))
 			goto fail;
-		if ((col = json_array()) == NULL ||
-		    json_array_append_new(values, col))
-			goto fail;
 	}
 	for (i = 0; i < pdb_cc_count(db); i++) {
 		pdb_cc(db, i, &c);
@@ -137,66 +133,115 @@ build_data(struct pdb *db)
 		    jstr(c.label), jstr(c.module), jstr(c.src), (int)c.flags)))
 			goto fail;
 	}
-	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
-	    n = pdb_walk_next(db, n, NULL)) {
-		const int64_t *v = pdb_node_values(db, n);
-
-		if (json_array_append_new(cc, json_integer(pdb_node_cc(db, n))) ||
-		    json_array_append_new(kids,
-		    json_integer(pdb_node_child_count(db, n))))
-			goto fail;
-		for (m = 0; m < nm; m++)
-			if (json_array_append_new(json_array_get(values, m),
-			    json_integer(v[m])))
-				goto fail;
-	}
 	json_object_set_new(doc, "metrics", metrics);
 	json_object_set_new(doc, "ccs", ccs);
-	json_object_set_new(doc, "cc", cc);
-	json_object_set_new(doc, "kids", kids);
-	json_object_set_new(doc, "values", values);
 	return doc;
 fail:
 	json_decref(doc);
 	json_decref(metrics);
 	json_decref(ccs);
-	json_decref(cc);
-	json_decref(kids);
-	json_decref(values);
 	return NULL;
 }
 
-/* The JSON text with every '<' escaped; malloc'd. */
+/* A growing text; err is set when out of memory. */
+struct text {
+	char		*p;
+	size_t		 len, cap;
+	int		 err;
+};
+
+/* Room for n more bytes at t->p + t->len. */
+static int
+text_room(struct text *t, size_t n)
+{
+	if (!t->err && pdb_buf_reserve(&t->p, &t->cap, t->len + n + 1) != 0)
+		t->err = 1;
+	return !t->err;
+}
+
+static void
+text_add(struct text *t, const char *s, size_t n)
+{
+	if (text_room(t, n)) {
+		memcpy(t->p + t->len, s, n);
+		t->len += n;
+	}
+}
+
+/*
+ * One column of the data, in pre-order: "[x,y,...]" of node cc (col -2),
+ * child count (-1) or value of metric col.
+ */
+static void
+add_column(struct text *t, const struct pdb *db, int col)
+{
+	uint32_t n;
+	int64_t x;
+	int first = 1;
+
+	text_add(t, "[", 1);
+	for (n = pdb_walk_first(db, NULL); n != PDB_NONE && !t->err;
+	    n = pdb_walk_next(db, n, NULL)) {
+		x = col == -2 ? (int64_t)pdb_node_cc(db, n) : col == -1 ?
+		    (int64_t)pdb_node_child_count(db, n) :
+		    pdb_node_value(db, n, (unsigned)col);
+		if (!text_room(t, 22))
+			break;
+		if (!first)
+			t->p[t->len++] = ',';
+		first = 0;
+		t->len = (size_t)(pdb_put_decimal(t->p + t->len, x) - t->p);
+	}
+	text_add(t, "]", 1);
+}
+
+/*
+ * The JSON text, with every '<' escaped; malloc'd, or NULL when out of
+ * memory.  The names go through Jansson; the columns of numbers, which
+ * Jansson would hold at some 40 bytes a number, are written straight
+ * into the text, in the order Jansson wrote them.
+ */
 static char *
 data_text(struct pdb *db)
 {
 	json_t *doc;
-	char *s, *out, *o;
-	size_t n, lt = 0, i;
+	struct text t = { NULL, 0, 0, 0 };
+	unsigned m, nm = pdb_metric_count(db);
+	char *s;
+	size_t n, i;
 
-	if ((doc = build_data(db)) == NULL)
+	if ((doc = build_head(db)) == NULL)
 		return NULL;
 	s = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(doc);
 	if (s == NULL)
 		return NULL;
-	n = strlen(s);
-	for (i = 0; i < n; i++)
-		lt += s[i] == '<';
-	if ((out = malloc(n + lt * 5 + 1)) == NULL) {
-		free(s);
+	/* All but its closing brace. */
+	n = strlen(s) - 1;
+	for (i = 0; i < n; i++) {
+		if (s[i] == '<')
+			text_add(&t, "\\u003c", 6);
+		else
+			text_add(&t, s + i, 1);
+	}
+	free(s);
+	text_add(&t, ",\"cc\":", 6);
+	add_column(&t, db, -2);
+	text_add(&t, ",\"kids\":", 8);
+	add_column(&t, db, -1);
+	text_add(&t, ",\"values\":[", 11);
+	for (m = 0; m < nm; m++) {
+		if (m > 0)
+			text_add(&t, ",", 1);
+		add_column(&t, db, (int)m);
+	}
+	text_add(&t, "]}", 2);
+	if (t.err) {
+		free(t.p);
 		return NULL;
 	}
-	for (i = 0, o = out; i < n; i++) {
-		if (s[i] == '<') {
-			memcpy(o, "\\u003c", 6);
-			o += 6;
-		} else
-			*o++ = s[i];
-	}
-	*o = '\0';
-	free(s);
-	return out;
+	t.p[t.len] = '\0';
+	return t.p;
 }
 
 static xmlNodePtr

@@ -145,24 +145,6 @@ build(struct pdb *db)
 	return doc;
 }
 
-/* Append "%" PRId64 of v at p; returns the end. */
-static char *
-put_int(char *p, int64_t v)
-{
-	char digits[24], *d = digits + sizeof(digits);
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	size_t n;
-
-	do
-		*--d = (char)('0' + u % 10);
-	while ((u /= 10) > 0);
-	if (v < 0)
-		*--d = '-';
-	n = (size_t)(digits + sizeof(digits) - d);
-	memcpy(p, d, n);
-	return p + n;
-}
-
 /* The nodes in pre-order, ",[cc,children,value,...]" each (no comma
  * first): as Jansson wrote them.  Returns 0 or PDB_EIO. */
 static int
@@ -182,12 +164,12 @@ put_nodes(FILE *out, struct pdb *db)
 			*p++ = ',';
 		first = 0;
 		*p++ = '[';
-		p = put_int(p, pdb_node_cc(db, n));
+		p = pdb_put_decimal(p, pdb_node_cc(db, n));
 		*p++ = ',';
-		p = put_int(p, pdb_node_child_count(db, n));
+		p = pdb_put_decimal(p, pdb_node_child_count(db, n));
 		for (m = 0; m < nm; m++) {
 			*p++ = ',';
-			p = put_int(p, vals[m]);
+			p = pdb_put_decimal(p, vals[m]);
 			/* A row longer than the line goes out in parts. */
 			if ((size_t)(p - line) > sizeof(line) - 32) {
 				if (fwrite(line, 1, (size_t)(p - line), out) !=

@@ -102,21 +102,6 @@ put_json(FILE *out, json_t *j)
 	return rc != 0 ? PDB_EIO : 0;
 }
 
-/* Append the decimal digits of u to the line at p; returns its end. */
-static char *
-put_uint(char *p, uint64_t u)
-{
-	char digits[24], *d = digits + sizeof(digits);
-	size_t n;
-
-	do
-		*--d = (char)('0' + u % 10);
-	while ((u /= 10) > 0);
-	n = (size_t)(digits + sizeof(digits) - d);
-	memcpy(p, d, n);
-	return p + n;
-}
-
 /*
  * The samples (pass 0: "[root,...,top]", frames being cost centres) or
  * the weights (pass 1) of metric m, comma-separated, written as they
@@ -149,13 +134,13 @@ put_samples(FILE *out, const struct pdb *db, unsigned m, int skip, int pass)
 			*p++ = ',';
 		first = 0;
 		if (pass == 1)
-			p = put_uint(p, (uint64_t)v);
+			p = pdb_put_decimal(p, v);
 		else {
 			/* Root first; a synthetic root (skipped above when
 			 * alone) is no frame. */
 			*p++ = '[';
 			for (d = skip ? 1 : 0; d <= depth; d++) {
-				p = put_uint(p, path[d]);
+				p = pdb_put_decimal(p, path[d]);
 				*p++ = d < depth ? ',' : ']';
 			}
 		}

@@ -471,6 +471,28 @@ int		 pdb_buf_reserve(void *pp, size_t *cap, size_t need);
 
 /* ---- output helpers ---- */
 
+/*
+ * Put v in decimal ("%" PRId64) at p, which has room for 20 bytes;
+ * returns its end.  For writers of text that print numbers by the
+ * million, where printf() would be most of their time.
+ */
+static inline char *
+pdb_put_decimal(char *p, int64_t v)
+{
+	char digits[20], *d = digits + sizeof(digits);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t n;
+
+	do
+		*--d = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	if (v < 0)
+		*--d = '-';
+	n = (size_t)(digits + sizeof(digits) - d);
+	memcpy(p, d, n);
+	return p + n;
+}
+
 /* Write v as a varint. */
 void		 pdb_out_varint(FILE *, uint64_t v);
 /* Put v as a varint at p, which has room for 10 bytes; returns its end. */

@@ -701,19 +701,12 @@ tool_fmt_tenths(char *buf, size_t len, double x)
 const char *
 tool_fmt_int(char *buf, size_t len, int64_t v)
 {
-	char digits[24], *p = digits + sizeof(digits);
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	size_t n;
+	char digits[24];
+	size_t n = (size_t)(pdb_put_decimal(digits, v) - digits);
 
-	do
-		*--p = (char)('0' + u % 10);
-	while ((u /= 10) > 0);
-	if (v < 0)
-		*--p = '-';
-	n = (size_t)(digits + sizeof(digits) - p);
 	if (n >= len)
 		n = len - 1;
-	memcpy(buf, p, n);
+	memcpy(buf, digits, n);
 	buf[n] = '\0';
 	return buf;
 }
