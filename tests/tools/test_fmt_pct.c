@@ -72,7 +72,7 @@ Test(fmt_pct, as_printf_everywhere, .timeout = 120)
 			break;
 		case 1:		/* any magnitude */
 			total = (int64_t)(s >> 1) | 1;
-			part = (int64_t)(s >> (1 + (s >> 58)));
+			part = (int64_t)((s >> 1) >> (s >> 58));
 			break;
 		case 2:		/* many ties */
 			total = 400 * (int64_t)(s % 1000 + 1);
