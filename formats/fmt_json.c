@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include <jansson.h>
+#include <yajl/yajl_parse.h>
 
 #include "formats.h"
 
@@ -274,29 +275,359 @@ bad_str(struct pdb *db, struct pdb_input *in, const char *fmt, ...)
 	return bad(db, in, what);
 }
 
+/*
+ * Files from this size up have their nodes, most of the file, read
+ * with yajl as they come, where Jansson would hold some 40 bytes a
+ * number: the rest of the document is small and still goes through
+ * Jansson.  Below it, Jansson reads the whole document, as before.
+ */
+#define JSON_STREAM_MIN	((size_t)32 << 10)
+
+/* The nodes as they are read, in pre-order with their child counts. */
+struct nodes {
+	struct pdb_input	*in;
+	struct pdb		*db;
+	const struct pdb_sink	*sink;
+	size_t			 nm;		/* metrics: values a node */
+	size_t			 i;		/* nodes taken */
+	uint32_t		*left;		/* children to come, a level */
+	size_t			 depth, cap;
+	int64_t			*vals;		/* node i's, nm of them */
+};
+
+static int
+row_error(struct nodes *n)
+{
+	return pdb_seterr(n->db, PDB_EFORMAT,
+	    "%s: nodes[%zu]: expected [cc, children, %zu values]",
+	    n->in->name, n->i, n->nm);
+}
+
+/*
+ * Node n->i: cost centre c, with kids children of which at most bound
+ * may follow, and the values in n->vals.
+ */
+static int
+node_add(struct nodes *n, json_int_t c, json_int_t kids, uint64_t bound)
+{
+	int rc;
+
+	if (c < 0 || c >= pdb_cc_count(n->db) || kids < 0 ||
+	    (uint64_t)kids > bound)
+		return pdb_seterr(n->db, PDB_EFORMAT, "%s: nodes[%zu]: cost "
+		    "centre or child count out of range", n->in->name, n->i);
+	if (n->i > 0 && n->depth == 0)
+		return pdb_seterr(n->db, PDB_EFORMAT,
+		    "%s: nodes[%zu]: more than one root", n->in->name, n->i);
+	if ((rc = n->sink->enter(n->sink->arg, n->db, (uint32_t)c,
+	    n->vals)) != 0)
+		return rc;
+	if (n->depth > 0)
+		n->left[n->depth - 1]--;
+	if (pdb_buf_reserve(&n->left, &n->cap, (n->depth + 1) *
+	    sizeof(*n->left)))
+		return pdb_seterr(n->db, PDB_ENOMEM, "out of memory");
+	n->left[n->depth++] = (uint32_t)kids;
+	while (n->depth > 0 && n->left[n->depth - 1] == 0) {
+		if ((rc = n->sink->exit(n->sink->arg, n->db)) != 0)
+			return rc;
+		n->depth--;
+	}
+	n->i++;
+	return 0;
+}
+
+/* The nodes of a document Jansson read whole. */
+static int
+nodes_of_doc(struct nodes *n, json_t *j)
+{
+	size_t count = json_array_size(j), i, m;
+	json_t *v, *x;
+	int rc;
+
+	if (!json_is_array(j) || count == 0)
+		return pdb_seterr(n->db, PDB_EFORMAT, "%s: no nodes",
+		    n->in->name);
+	json_array_foreach(j, i, v) {
+		if (!json_is_array(v) || json_array_size(v) != n->nm + 2 ||
+		    !json_is_integer(json_array_get(v, 0)) ||
+		    !json_is_integer(json_array_get(v, 1)))
+			return row_error(n);
+		for (m = 0; m < n->nm; m++) {
+			x = json_array_get(v, m + 2);
+			if (!json_is_integer(x))
+				return pdb_seterr(n->db, PDB_EFORMAT,
+				    "%s: nodes[%zu]: value %zu is not an "
+				    "integer", n->in->name, i, m);
+			n->vals[m] = json_integer_value(x);
+		}
+		if ((rc = node_add(n, json_integer_value(json_array_get(v, 0)),
+		    json_integer_value(json_array_get(v, 1)), count - i - 1)) !=
+		    0)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- the nodes through yajl ---- */
+
+struct stream {
+	struct nodes	*n;
+	int		 level;		/* 1 in the nodes' array, 2 in a node */
+	size_t		 k;		/* the field of the node next */
+	json_int_t	 c, kids;
+	int		 rc;		/* the error, when a callback stopped */
+};
+
+/* Anything but an integer or an array where a node or its field is. */
+static int
+s_other(void *arg)
+{
+	struct stream *s = arg;
+
+	if (s->level == 2 && s->k >= 2 && s->k < s->n->nm + 2)
+		s->rc = pdb_seterr(s->n->db, PDB_EFORMAT, "%s: nodes[%zu]: "
+		    "value %zu is not an integer", s->n->in->name, s->n->i,
+		    s->k - 2);
+	else
+		s->rc = row_error(s->n);
+	return 0;
+}
+
+static int
+s_null(void *arg)
+{
+	return s_other(arg);
+}
+
+static int
+s_boolean(void *arg, int b)
+{
+	(void)b;
+	return s_other(arg);
+}
+
+static int
+s_double(void *arg, double d)
+{
+	(void)d;
+	return s_other(arg);
+}
+
+static int
+s_string(void *arg, const unsigned char *str, size_t len)
+{
+	(void)str;
+	(void)len;
+	return s_other(arg);
+}
+
+static int
+s_map_key(void *arg, const unsigned char *key, size_t len)
+{
+	(void)key;
+	(void)len;
+	return s_other(arg);
+}
+
+static int
+s_integer(void *arg, long long v)
+{
+	struct stream *s = arg;
+
+	if (s->level != 2 || s->k >= s->n->nm + 2)
+		return s_other(arg);
+	if (s->k == 0)
+		s->c = v;
+	else if (s->k == 1)
+		s->kids = v;
+	else
+		s->n->vals[s->k - 2] = v;
+	s->k++;
+	return 1;
+}
+
+static int
+s_start_array(void *arg)
+{
+	struct stream *s = arg;
+
+	if (++s->level > 2)
+		return s_other(arg);
+	s->k = 0;
+	return 1;
+}
+
+static int
+s_end_array(void *arg)
+{
+	struct stream *s = arg;
+
+	if (s->level-- == 2) {
+		if (s->k != s->n->nm + 2)
+			return s_other(arg);
+		if ((s->rc = node_add(s->n, s->c, s->kids, UINT32_MAX)) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+s_start_map(void *arg)
+{
+	return s_other(arg);
+}
+
+static const yajl_callbacks stream_callbacks = {
+	s_null, s_boolean, s_integer, s_double, NULL, s_string,
+	s_start_map, s_map_key, s_other, s_start_array, s_end_array
+};
+
+/* The nodes' array, text[0, len), at byte off of the file. */
+static int
+nodes_of_text(struct nodes *n, const unsigned char *text, size_t len,
+    size_t off)
+{
+	struct stream s = { n, 0, 0, 0, 0, 0 };
+	yajl_handle h;
+	yajl_status st;
+	unsigned char *msg;
+	char why[160];
+	int rc;
+
+	if ((h = yajl_alloc(&stream_callbacks, NULL, &s)) == NULL)
+		return pdb_seterr(n->db, PDB_ENOMEM, "out of memory");
+	if ((st = yajl_parse(h, text, len)) == yajl_status_ok)
+		st = yajl_complete_parse(h);
+	if (s.rc != 0)
+		rc = s.rc;
+	else if (st != yajl_status_ok) {
+		/* yajl's message ends in a newline. */
+		msg = yajl_get_error(h, 0, text, len);
+		snprintf(why, sizeof(why), "%s", msg != NULL ?
+		    (const char *)msg : "parse error");
+		if (msg != NULL)
+			yajl_free_error(h, msg);
+		why[strcspn(why, "\n")] = '\0';
+		rc = pdb_seterr(n->db, PDB_EFORMAT, "%s: byte %zu: nodes: %s",
+		    n->in->name, off + yajl_get_bytes_consumed(h), why);
+	} else if (n->i == 0)
+		rc = pdb_seterr(n->db, PDB_EFORMAT, "%s: no nodes",
+		    n->in->name);
+	else
+		rc = 0;
+	yajl_free(h);
+	return rc;
+}
+
+/*
+ * Where the value of the top-level key "nodes" is in the document
+ * d[0, len): [*start, *end).  Returns 0 unless it is found once, as an
+ * array; Jansson then reads the document whole and says what is wrong.
+ */
+static int
+find_nodes(const char *d, size_t len, size_t *start, size_t *end)
+{
+	size_t i, k0 = 0, found = 0;
+	int depth = 0, key_next = 0, in_nodes = 0;
+
+	for (i = 0; i < len; i++) {
+		switch (d[i]) {
+		case '"':
+			k0 = ++i;
+			for (; i < len && d[i] != '"'; i++)
+				if (d[i] == '\\')
+					i++;
+			if (i >= len)
+				return 0;
+			if (depth == 1 && key_next) {
+				key_next = 0;
+				if (i - k0 == 5 && memcmp(d + k0, "nodes", 5) ==
+				    0) {
+					for (i++; i < len && (d[i] == ' ' ||
+					    d[i] == '\t' || d[i] == '\n' ||
+					    d[i] == '\r' || d[i] == ':'); i++)
+						;
+					if (i >= len || d[i] != '[' || found++)
+						return 0;
+					*start = i;
+					in_nodes = 1;
+					depth++;
+				}
+			}
+			break;
+		case '{':
+		case '[':
+			if (++depth == 1)
+				key_next = d[i] == '{';
+			break;
+		case '}':
+		case ']':
+			if (--depth == 1 && in_nodes) {
+				*end = i + 1;
+				in_nodes = 0;
+			}
+			break;
+		case ',':
+			if (depth == 1)
+				key_next = 1;
+			break;
+		}
+	}
+	return found == 1 && !in_nodes && depth == 0;
+}
+
 static int
 json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
     const struct pdb_opts *opts)
 {
 	json_t *doc = NULL, *j, *v;
 	json_error_t err;
-	uint32_t *left = NULL, mod, cc;
-	int64_t *vals = NULL;
-	size_t len, i, depth = 0, cap = 0, nnodes, nm;
+	uint32_t mod, cc;
+	size_t len, i, start = 0, end = 0;
 	const char *key;
-	char *data = NULL, *s1 = NULL, *s2 = NULL;
-	int rc = PDB_OK;
+	char *data = NULL, *head, *s1 = NULL, *s2 = NULL;
+	struct nodes n;
+	int rc = PDB_OK, stream;
 
 	(void)opts;
+	memset(&n, 0, sizeof(n));
+	n.in = in;
+	n.db = db;
+	n.sink = sink;
 	if (pdb_in_slurp(in, db, &data, &len) != 0)
 		return pdb_errcode(db);
-	if ((doc = json_loadb(data, len, 0, &err)) == NULL) {
-		rc = pdb_seterr(db, PDB_EFORMAT, "%s:%d:%d: %s", in->name,
-		    err.line, err.column, err.text);
-		goto out;
+	stream = len >= JSON_STREAM_MIN && find_nodes(data, len, &start, &end);
+	if (stream) {
+		/* For Jansson, the document with "nodes": []; the nodes
+		 * stay in data for yajl. */
+		if ((head = malloc(start + 2 + (len - end))) == NULL) {
+			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(head, data, start);
+		head[start] = '[';
+		head[start + 1] = ']';
+		memcpy(head + start + 2, data + end, len - end);
+		doc = json_loadb(head, start + 2 + (len - end), 0, &err);
+		free(head);
+		if (doc == NULL) {
+			rc = pdb_seterr(db, PDB_EFORMAT, "%s: byte %zu: %s",
+			    in->name, (size_t)err.position +
+			    ((size_t)err.position > start + 1 ? end - start - 2 :
+			    0), err.text);
+			goto out;
+		}
+	} else {
+		doc = json_loadb(data, len, 0, &err);
+		free(data);
+		data = NULL;
+		if (doc == NULL) {
+			rc = pdb_seterr(db, PDB_EFORMAT, "%s:%d:%d: %s",
+			    in->name, err.line, err.column, err.text);
+			goto out;
+		}
 	}
-	free(data);
-	data = NULL;
 	if (!json_is_object(doc) || json_integer_value(json_object_get(doc,
 	    "version")) != 1) {
 		rc = bad(db, in, "not a version 1 ccstools JSON profile");
@@ -331,7 +662,6 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 		free(s2);
 		s1 = s2 = NULL;
 	}
-	nm = pdb_metric_count(db);
 	json_array_foreach(json_object_get(doc, "modules"), i, v) {
 		if ((s1 = unjstr(v)) == NULL) {
 			rc = bad_str(db, in, "modules[%zu]: bad name", i);
@@ -366,70 +696,17 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 	}
 	if (sink->begin && (rc = sink->begin(sink->arg, db)) != 0)
 		goto out;
-	j = json_object_get(doc, "nodes");
-	nnodes = json_array_size(j);
-	if (!json_is_array(j) || nnodes == 0) {
-		rc = bad(db, in, "no nodes");
-		goto out;
-	}
-	if ((vals = calloc(nm + 1, sizeof(*vals))) == NULL) {
+	n.nm = pdb_metric_count(db);
+	if ((n.vals = calloc(n.nm + 1, sizeof(*n.vals))) == NULL) {
 		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 		goto out;
 	}
-	/* left[d]: children still to come at depth d. */
-	json_array_foreach(j, i, v) {
-		json_int_t c, kids;
-		size_t m;
-
-		if (!json_is_array(v) || json_array_size(v) != nm + 2 ||
-		    !json_is_integer(json_array_get(v, 0)) ||
-		    !json_is_integer(json_array_get(v, 1))) {
-			rc = pdb_seterr(db, PDB_EFORMAT,
-			    "%s: nodes[%zu]: expected [cc, children, %zu values]",
-			    in->name, i, nm);
-			goto out;
-		}
-		c = json_integer_value(json_array_get(v, 0));
-		kids = json_integer_value(json_array_get(v, 1));
-		if (c < 0 || c >= pdb_cc_count(db) || kids < 0 ||
-		    (size_t)kids > nnodes - i - 1) {
-			rc = pdb_seterr(db, PDB_EFORMAT,
-			    "%s: nodes[%zu]: cost centre or child count out of "
-			    "range", in->name, i);
-			goto out;
-		}
-		if (i > 0 && depth == 0) {
-			rc = pdb_seterr(db, PDB_EFORMAT,
-			    "%s: nodes[%zu]: more than one root", in->name, i);
-			goto out;
-		}
-		for (m = 0; m < nm; m++) {
-			json_t *x = json_array_get(v, m + 2);
-
-			if (!json_is_integer(x)) {
-				rc = pdb_seterr(db, PDB_EFORMAT,
-				    "%s: nodes[%zu]: value %zu is not an "
-				    "integer", in->name, i, m);
-				goto out;
-			}
-			vals[m] = json_integer_value(x);
-		}
-		if ((rc = sink->enter(sink->arg, db, (uint32_t)c, vals)) != 0)
-			goto out;
-		if (depth > 0)
-			left[depth - 1]--;
-		if (pdb_buf_reserve(&left, &cap, (depth + 1) * sizeof(*left))) {
-			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
-			goto out;
-		}
-		left[depth++] = (uint32_t)kids;
-		while (depth > 0 && left[depth - 1] == 0) {
-			if ((rc = sink->exit(sink->arg, db)) != 0)
-				goto out;
-			depth--;
-		}
-	}
-	if (depth != 0) {
+	rc = stream ? nodes_of_text(&n, (const unsigned char *)data + start,
+	    end - start, start) : nodes_of_doc(&n, json_object_get(doc,
+	    "nodes"));
+	if (rc != 0)
+		goto out;
+	if (n.depth != 0) {
 		rc = bad(db, in, "nodes: the tree ends early (child counts "
 		    "exceed the nodes listed)");
 		goto out;
@@ -440,8 +717,8 @@ out:
 	free(data);
 	free(s1);
 	free(s2);
-	free(left);
-	free(vals);
+	free(n.left);
+	free(n.vals);
 	json_decref(doc);
 	return rc;
 }

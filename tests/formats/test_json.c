@@ -125,6 +125,59 @@ Test(json, bad_documents)
 	    "[{\"name\":\"t\",\"unit\":\"t\",\"kind\":\"speed\"}]}", "bad metric");
 }
 
+/*
+ * The same errors in a file big enough for its nodes to be read as they
+ * come (fmt_json.c, JSON_STREAM_MIN): a long metadata value pads it.
+ */
+static void
+expect_error_big(const char *nodes, const char *message)
+{
+	static const char pad_head[] = "{\"format\":\"ccstools-profile\","
+	    "\"version\":1,\"metadata\":{\"pad\":\"";
+	static const char rest[] = "\"},\"metrics\":[{\"name\":\"ticks\","
+	    "\"unit\":\"ticks\",\"kind\":\"cost\"}],\"modules\":[\"M\"],"
+	    "\"cost_centres\":[{\"label\":\"a\",\"module\":0,\"src\":\"\","
+	    "\"id\":1}],";
+	size_t pad = 40000, n = strlen(pad_head) + pad + strlen(rest) +
+	    strlen(nodes) + 1;
+	char *doc = malloc(n), *p = doc;
+
+	cr_assert(doc != NULL);
+	p = stpcpy(p, pad_head);
+	memset(p, 'x', pad);
+	p = stpcpy(p + pad, rest);
+	stpcpy(p, nodes);
+	expect_error(doc, message);
+	free(doc);
+}
+
+Test(json, bad_big_documents)
+{
+	expect_error_big("\"nodes\":[[0,2,5],[0,1,1],[0,0,1]]}",
+	    "the tree ends early");
+	expect_error_big("\"nodes\":[[3,0,5]]}", "out of range");
+	expect_error_big("\"nodes\":[[0,0,\"x\"]]}",
+	    "nodes[0]: value 0 is not an integer");
+	expect_error_big("\"nodes\":[[0,1,1],[0,0,1.5]]}",
+	    "nodes[1]: value 0 is not an integer");
+	expect_error_big("\"nodes\":[[0,0,1],[0,0,1]]}",
+	    "nodes[1]: more than one root");
+	expect_error_big("\"nodes\":[[0,0]]}",
+	    "nodes[0]: expected [cc, children, 1 values]");
+	expect_error_big("\"nodes\":[[0,0,1,2]]}",
+	    "nodes[0]: expected [cc, children, 1 values]");
+	expect_error_big("\"nodes\":[[0,0,[1]]]}",
+	    "nodes[0]: expected [cc, children, 1 values]");
+	expect_error_big("\"nodes\":[{\"cc\":0}]}",
+	    "nodes[0]: expected [cc, children, 1 values]");
+	expect_error_big("\"nodes\":[]}", "no nodes");
+	expect_error_big("\"nodes\":[[0,0,99999999999999999999]]}",
+	    "integer");
+	/* Wrong after the nodes, or the nodes cut short. */
+	expect_error_big("\"nodes\":[[0,0,1]]} x", ": ");
+	expect_error_big("\"nodes\":[[0,0,1]", ": ");
+}
+
 Test(json, deep_tree_without_recursion)
 {
 	FILE *f;
