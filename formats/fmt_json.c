@@ -395,12 +395,6 @@ s_other(void *arg)
 }
 
 static int
-s_null(void *arg)
-{
-	return s_other(arg);
-}
-
-static int
 s_boolean(void *arg, int b)
 {
 	(void)b;
@@ -472,15 +466,10 @@ s_end_array(void *arg)
 	return 1;
 }
 
-static int
-s_start_map(void *arg)
-{
-	return s_other(arg);
-}
-
+/* null, an object's start and end take only the context: s_other(). */
 static const yajl_callbacks stream_callbacks = {
-	s_null, s_boolean, s_integer, s_double, NULL, s_string,
-	s_start_map, s_map_key, s_other, s_start_array, s_end_array
+	s_other, s_boolean, s_integer, s_double, NULL, s_string,
+	s_other, s_map_key, s_other, s_start_array, s_end_array
 };
 
 /* The nodes' array, text[0, len), at byte off of the file. */
