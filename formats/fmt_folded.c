@@ -541,33 +541,12 @@ out:
 }
 
 /*
- * A byte buffer that grows: a frame's escaped text, a line.  Returns -1
- * when out of memory.
- */
-struct text {
-	char		*p;
-	size_t		 len, cap;
-};
-
-static int
-text_add(struct text *t, const char *s, size_t n)
-{
-	if (n == 0)
-		return 0;
-	if (pdb_buf_reserve(&t->p, &t->cap, t->len + n) != 0)
-		return -1;
-	memcpy(t->p + t->len, s, n);
-	t->len += n;
-	return 0;
-}
-
-/*
  * Add one frame, escaped, to t.  Blanks that begin or end a frame, and
  * a '#' that begins one, are escaped too: the reader strips blanks
  * around a stack and takes a line starting with '#' for a comment.
  */
 static int
-frame_text(struct text *t, const struct pdb *db, uint32_t cc)
+frame_text(struct pdb_text *t, const struct pdb *db, uint32_t cc)
 {
 	const char *s = pdb_cc_module(db, cc), *l = pdb_cc_label(db, cc);
 	const char *first = *s != '\0' ? s : l;
@@ -580,7 +559,7 @@ frame_text(struct text *t, const struct pdb *db, uint32_t cc)
 			if ((s == first && (*s == '#' || *s == ' ' ||
 			    *s == '\t')) || (s == last && (*s == ' ' ||
 			    *s == '\t')))
-				rc |= text_add(t, "\\", 1);
+				rc |= pdb_text_add(t, "\\", 1);
 			switch (*s) {
 			case '\\':
 				esc = "\\\\";
@@ -597,11 +576,11 @@ frame_text(struct text *t, const struct pdb *db, uint32_t cc)
 			default:
 				esc = NULL;
 			}
-			rc |= esc != NULL ? text_add(t, esc, 2) :
-			    text_add(t, s, 1);
+			rc |= esc != NULL ? pdb_text_add(t, esc, 2) :
+			    pdb_text_add(t, s, 1);
 		}
 		if (pass == 0 && *pdb_cc_module(db, cc) != '\0')
-			rc |= text_add(t, ".", 1);
+			rc |= pdb_text_add(t, ".", 1);
 		s = l;
 	}
 	return rc;
@@ -613,13 +592,13 @@ frame_text(struct text *t, const struct pdb *db, uint32_t cc)
  * is first needed.
  */
 struct frame_texts {
-	struct text	 all;
+	struct pdb_text	 all;
 	size_t		*at, *len;
 };
 
 /* Add frame cc to line; returns -1 when out of memory. */
 static int
-add_frame(struct frame_texts *f, struct text *line, const struct pdb *db,
+add_frame(struct frame_texts *f, struct pdb_text *line, const struct pdb *db,
     uint32_t cc)
 {
 	size_t before = f->all.len;
@@ -632,17 +611,17 @@ add_frame(struct frame_texts *f, struct text *line, const struct pdb *db,
 	}
 	if (f->len[cc] == 0)
 		return 0;	/* no module, an empty label */
-	return text_add(line, f->all.p + f->at[cc], f->len[cc]);
+	return pdb_text_add(line, f->all.p + f->at[cc], f->len[cc]);
 }
 
 /* "VALUE\n" */
 static int
-add_value(struct text *line, int64_t v)
+add_value(struct pdb_text *line, int64_t v)
 {
 	char buf[24], *p = pdb_put_decimal(buf, v);
 
 	*p++ = '\n';
-	return text_add(line, buf, (size_t)(p - buf));
+	return pdb_text_add(line, buf, (size_t)(p - buf));
 }
 
 struct line {
@@ -687,8 +666,8 @@ static int
 folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 {
 	struct line *lines;
-	struct frame_texts fr = { { NULL, 0, 0 }, NULL, NULL };
-	struct text line = { NULL, 0, 0 };
+	struct frame_texts fr = { { NULL, 0, 0, 0 }, NULL, NULL };
+	struct pdb_text line = { NULL, 0, 0, 0 };
 	uint32_t *path = NULL, n, d, depth, skip, ncc = pdb_cc_count(db), cc;
 	size_t nlines = 0, i, cap = 0;
 	int metric, rc = PDB_OK;
@@ -739,12 +718,12 @@ folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 		if (depth == skip) {
 			/* The synthetic root itself. */
 			if (add_frame(&fr, &line, db, path[0]) != 0 ||
-			    text_add(&line, " ", 1) != 0)
+			    pdb_text_add(&line, " ", 1) != 0)
 				rc = PDB_ENOMEM;
 		}
 		for (d = depth - skip; d-- > 0 && rc == PDB_OK;)
 			if (add_frame(&fr, &line, db, path[d]) != 0 ||
-			    text_add(&line, d > 0 ? ";" : " ", 1) != 0)
+			    pdb_text_add(&line, d > 0 ? ";" : " ", 1) != 0)
 				rc = PDB_ENOMEM;
 		if (rc == PDB_OK && add_value(&line, lines[i].value) != 0)
 			rc = PDB_ENOMEM;

@@ -143,56 +143,31 @@ fail:
 	return NULL;
 }
 
-/* A growing text; err is set when out of memory. */
-struct text {
-	char		*p;
-	size_t		 len, cap;
-	int		 err;
-};
-
-/* Room for n more bytes at t->p + t->len. */
-static int
-text_room(struct text *t, size_t n)
-{
-	if (!t->err && pdb_buf_reserve(&t->p, &t->cap, t->len + n + 1) != 0)
-		t->err = 1;
-	return !t->err;
-}
-
-static void
-text_add(struct text *t, const char *s, size_t n)
-{
-	if (text_room(t, n)) {
-		memcpy(t->p + t->len, s, n);
-		t->len += n;
-	}
-}
-
 /*
  * One column of the data, in pre-order: "[x,y,...]" of node cc (col -2),
  * child count (-1) or value of metric col.
  */
 static void
-add_column(struct text *t, const struct pdb *db, int col)
+add_column(struct pdb_text *t, const struct pdb *db, int col)
 {
 	uint32_t n;
 	int64_t x;
 	int first = 1;
 
-	text_add(t, "[", 1);
+	pdb_text_add(t, "[", 1);
 	for (n = pdb_walk_first(db, NULL); n != PDB_NONE && !t->err;
 	    n = pdb_walk_next(db, n, NULL)) {
 		x = col == -2 ? (int64_t)pdb_node_cc(db, n) : col == -1 ?
 		    (int64_t)pdb_node_child_count(db, n) :
 		    pdb_node_value(db, n, (unsigned)col);
-		if (!text_room(t, 22))
+		if (!pdb_text_room(t, 22))
 			break;
 		if (!first)
 			t->p[t->len++] = ',';
 		first = 0;
 		t->len = (size_t)(pdb_put_decimal(t->p + t->len, x) - t->p);
 	}
-	text_add(t, "]", 1);
+	pdb_text_add(t, "]", 1);
 }
 
 /*
@@ -205,7 +180,7 @@ static char *
 data_text(struct pdb *db)
 {
 	json_t *doc;
-	struct text t = { NULL, 0, 0, 0 };
+	struct pdb_text t = { NULL, 0, 0, 0 };
 	unsigned m, nm = pdb_metric_count(db);
 	char *s;
 	size_t n, i;
@@ -220,27 +195,26 @@ data_text(struct pdb *db)
 	n = strlen(s) - 1;
 	for (i = 0; i < n; i++) {
 		if (s[i] == '<')
-			text_add(&t, "\\u003c", 6);
+			pdb_text_add(&t, "\\u003c", 6);
 		else
-			text_add(&t, s + i, 1);
+			pdb_text_add(&t, s + i, 1);
 	}
 	free(s);
-	text_add(&t, ",\"cc\":", 6);
+	pdb_text_add(&t, ",\"cc\":", 6);
 	add_column(&t, db, -2);
-	text_add(&t, ",\"kids\":", 8);
+	pdb_text_add(&t, ",\"kids\":", 8);
 	add_column(&t, db, -1);
-	text_add(&t, ",\"values\":[", 11);
+	pdb_text_add(&t, ",\"values\":[", 11);
 	for (m = 0; m < nm; m++) {
 		if (m > 0)
-			text_add(&t, ",", 1);
+			pdb_text_add(&t, ",", 1);
 		add_column(&t, db, (int)m);
 	}
-	text_add(&t, "]}", 2);
+	pdb_text_add(&t, "]}", 2);
 	if (t.err) {
 		free(t.p);
 		return NULL;
 	}
-	t.p[t.len] = '\0';
 	return t.p;
 }
 

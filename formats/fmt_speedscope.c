@@ -87,26 +87,28 @@ sums_of(const struct pdb *db, unsigned m, int skip, struct sums *s)
 	}
 }
 
-/* Write j as Jansson writes it inside the document, and free it.
- * Returns 0, PDB_ENOMEM (j is NULL) or PDB_EIO. */
+/*
+ * Write j as Jansson writes it inside the document, and free it.
+ * Returns -1 when j is NULL (out of memory).  Here and below, a failed
+ * write shows in ferror(out), checked once at the end.
+ */
 static int
 put_json(FILE *out, json_t *j)
 {
-	int rc;
-
 	if (j == NULL)
-		return PDB_ENOMEM;
-	rc = json_dumpf(j, out, JSON_COMPACT | JSON_PRESERVE_ORDER |
+		return -1;
+	(void)json_dumpf(j, out, JSON_COMPACT | JSON_PRESERVE_ORDER |
 	    JSON_ENCODE_ANY);
 	json_decref(j);
-	return rc != 0 ? PDB_EIO : 0;
+	return 0;
 }
 
 /*
  * The samples (pass 0: "[root,...,top]", frames being cost centres) or
  * the weights (pass 1) of metric m, comma-separated, written as they
  * are walked: a document of the whole tree would take some 40 bytes a
- * frame of every stack.  The path is kept as the walk goes.
+ * frame of every stack.  The path is kept as the walk goes.  Returns
+ * -1 when out of memory.
  */
 static int
 put_samples(FILE *out, const struct pdb *db, unsigned m, int skip, int pass)
@@ -117,12 +119,12 @@ put_samples(FILE *out, const struct pdb *db, unsigned m, int skip, int pass)
 	int64_t v;
 	int first = 1, rc = 0;
 
-	for (n = pdb_walk_first(db, &depth); n != PDB_NONE && rc == 0;
+	for (n = pdb_walk_first(db, &depth); n != PDB_NONE && !ferror(out);
 	    n = pdb_walk_next(db, n, &depth)) {
 		if (pdb_buf_reserve(&path, &cap,
 		    ((size_t)depth + 1) * sizeof(*path)) ||
 		    pdb_buf_reserve(&line, &lcap, ((size_t)depth + 2) * 24)) {
-			rc = PDB_ENOMEM;
+			rc = -1;
 			break;
 		}
 		path[depth] = pdb_node_cc(db, n);
@@ -144,51 +146,39 @@ put_samples(FILE *out, const struct pdb *db, unsigned m, int skip, int pass)
 				*p++ = d < depth ? ',' : ']';
 			}
 		}
-		if (fwrite(line, 1, (size_t)(p - line), out) !=
-		    (size_t)(p - line))
-			rc = PDB_EIO;
+		fwrite(line, 1, (size_t)(p - line), out);
 	}
 	free(path);
 	free(line);
 	return rc;
 }
 
-/* The first error of rc and what is to add: PDB_ENOMEM, PDB_EIO or 0. */
-#define ADD_RC(rc, what)	do { int r_ = (what);		\
-		if ((rc) == 0)						\
-			(rc) = r_;					\
-	} while (0)
-/* fputs() or putc() as such an error. */
-#define PUTS_RC(s, out)	(fputs((s), (out)) < 0 ? PDB_EIO : 0)
-
-/* One metric's "sampled" profile.  Returns PDB_ENOMEM, PDB_EIO or 0. */
+/* One metric's "sampled" profile.  Returns -1 when out of memory. */
 static int
 put_profile(FILE *out, struct pdb *db, unsigned m, int skip)
 {
 	const struct pdb_metric *mt = pdb_metric(db, m);
 	struct sums s;
-	int rc = 0;
+	int nomem = 0;
 
 	sums_of(db, m, skip, &s);
 	if (s.negative > 0)
 		pdb_warn(db, "speedscope: %" PRIu64 " stacks with negative "
 		    "%s left out", s.negative, mt->name);
-	ADD_RC(rc, PUTS_RC("{\"type\":\"sampled\",\"name\":", out));
-	ADD_RC(rc, put_json(out, utf8_string(mt->name)));
-	ADD_RC(rc, PUTS_RC(",\"unit\":", out));
-	ADD_RC(rc, put_json(out, json_string(strcmp(mt->unit, "bytes") == 0 ?
-	    "bytes" : "none")));
-	ADD_RC(rc, PUTS_RC(",\"startValue\":0,\"endValue\":", out));
-	ADD_RC(rc, put_json(out, s.big ? json_real(s.dtotal) :
-	    json_integer(s.total)));
-	ADD_RC(rc, PUTS_RC(",\"samples\":[", out));
-	if (rc == 0)
-		rc = put_samples(out, db, m, skip, 0);
-	ADD_RC(rc, PUTS_RC("],\"weights\":[", out));
-	if (rc == 0)
-		rc = put_samples(out, db, m, skip, 1);
-	ADD_RC(rc, PUTS_RC("]}", out));
-	return rc;
+	fputs("{\"type\":\"sampled\",\"name\":", out);
+	nomem |= put_json(out, utf8_string(mt->name));
+	fputs(",\"unit\":", out);
+	nomem |= put_json(out, json_string(strcmp(mt->unit, "bytes") == 0 ?
+	    "bytes" : "none"));
+	fputs(",\"startValue\":0,\"endValue\":", out);
+	nomem |= put_json(out, s.big ? json_real(s.dtotal) :
+	    json_integer(s.total));
+	fputs(",\"samples\":[", out);
+	nomem |= put_samples(out, db, m, skip, 0);
+	fputs("],\"weights\":[", out);
+	nomem |= put_samples(out, db, m, skip, 1);
+	fputs("]}", out);
+	return nomem;
 }
 
 /*
@@ -202,31 +192,31 @@ speedscope_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	const char *prog = pdb_meta_get(db, "program");
 	json_t *name;
 	unsigned m;
-	int skip, rc = 0, any = 0;
+	int skip, nomem = 0, any = 0;
 
 	(void)opts;
 	skip = (pdb_cc_flags(db, pdb_node_cc(db, 0)) & PDB_CC_SYNTHETIC) != 0;
-	ADD_RC(rc, PUTS_RC("{\"$schema\":\"https://www.speedscope.app/"
-	    "file-format-schema.json\",\"shared\":{\"frames\":", out));
-	ADD_RC(rc, put_json(out, frames_of(db)));
-	ADD_RC(rc, PUTS_RC("},\"profiles\":[", out));
-	for (m = 0; m < pdb_metric_count(db) && rc == 0; m++) {
+	fputs("{\"$schema\":\"https://www.speedscope.app/"
+	    "file-format-schema.json\",\"shared\":{\"frames\":", out);
+	nomem |= put_json(out, frames_of(db));
+	fputs("},\"profiles\":[", out);
+	for (m = 0; m < pdb_metric_count(db) && !nomem; m++) {
 		if (pdb_metric(db, m)->kind != PDB_COST)
 			continue;
 		if (any++)
-			ADD_RC(rc, PUTS_RC(",", out));
-		ADD_RC(rc, put_profile(out, db, m, skip));
+			putc(',', out);
+		nomem |= put_profile(out, db, m, skip);
 	}
-	ADD_RC(rc, PUTS_RC("],\"name\":", out));
+	fputs("],\"name\":", out);
 	/* A program name that is not UTF-8 is left out, as no name. */
 	if (prog == NULL || (name = json_string(prog)) == NULL)
 		name = json_string("profile");
-	ADD_RC(rc, put_json(out, name));
-	ADD_RC(rc, PUTS_RC(",\"activeProfileIndex\":0,\"exporter\":"
-	    "\"ccstools\"}\n", out));
-	if (rc == PDB_ENOMEM)
+	nomem |= put_json(out, name);
+	fputs(",\"activeProfileIndex\":0,\"exporter\":\"ccstools\"}\n",
+	    out);
+	if (nomem)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	if (rc != 0 || ferror(out))
+	if (ferror(out))
 		return pdb_seterr(db, PDB_EIO, "write error");
 	return PDB_OK;
 }

@@ -472,6 +472,23 @@ int		 pdb_buf_reserve(void *pp, size_t *cap, size_t need);
 /* ---- output helpers ---- */
 
 /*
+ * Text that grows as it is put together (a line, a document).  err is
+ * set, and stays set, when growing it ran out of memory; what follows
+ * is then dropped.  p is NUL-terminated after each add.
+ */
+struct pdb_text {
+	char		*p;
+	size_t		 len, cap;
+	int		 err;
+};
+
+/* Room for n more bytes (and the NUL) at t->p + t->len: 1, or 0 when
+ * out of memory. */
+int		 pdb_text_room(struct pdb_text *t, size_t n);
+/* Add the n bytes at s; returns 0, or -1 when out of memory. */
+int		 pdb_text_add(struct pdb_text *t, const char *s, size_t n);
+
+/*
  * Put v in decimal ("%" PRId64) at p, which has room for 20 bytes;
  * returns its end.  For writers of text that print numbers by the
  * million, where printf() would be most of their time.

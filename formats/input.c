@@ -385,6 +385,25 @@ pdb_out_varint(FILE *f, uint64_t v)
 }
 
 int
+pdb_text_room(struct pdb_text *t, size_t n)
+{
+	if (!t->err && pdb_buf_reserve(&t->p, &t->cap, t->len + n + 1) != 0)
+		t->err = 1;
+	return !t->err;
+}
+
+int
+pdb_text_add(struct pdb_text *t, const char *s, size_t n)
+{
+	if (!pdb_text_room(t, n))
+		return -1;
+	memcpy(t->p + t->len, s, n);
+	t->len += n;
+	t->p[t->len] = '\0';
+	return 0;
+}
+
+int
 pdb_buf_reserve(void *pp, size_t *cap, size_t need)
 {
 	char **p = pp, *np;

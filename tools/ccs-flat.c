@@ -86,21 +86,11 @@ print_tsv(FILE *out, const struct pdb *db, const struct row *rows, size_t n,
 	}
 }
 
-/* Columns taken by s as pad() writes it. */
+/* Columns taken by s as tool_put_left() writes it. */
 static int
 width(const char *s)
 {
 	return tool_text_width(s);
-}
-
-/* Write s, control characters escaped (tool_put_text()), padded to w. */
-static void
-pad(FILE *out, const char *s, int w)
-{
-	int n;
-
-	for (n = tool_put_text(out, s, 0); n < w; n++)
-		putc(' ', out);
 }
 
 /* "  %14" PRId64 " %6s": v and its share of total, without printf(),
@@ -148,18 +138,18 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 	fprintf(out, ")%s, total %" PRId64 "\n\n", m->flags &
 	    PDB_METRIC_APPROX ? ", approximate: from rounded percentages" :
 	    "", total);
-	pad(out, "COST CENTRE", wl);
+	tool_put_left(out, "COST CENTRE", wl);
 	fputs("  ", out);
-	pad(out, "MODULE", wm);
+	tool_put_left(out, "MODULE", wm);
 	fprintf(out, "  %14s %6s  %14s %6s", "SELF", "%SELF", "INHERITED",
 	    "%INH");
 	if (entries >= 0)
 		fprintf(out, "  %12s", "ENTRIES");
 	putc('\n', out);
 	for (i = 0; i < n; i++) {
-		pad(out, pdb_cc_label(db, rows[i].cc), wl);
+		tool_put_left(out, pdb_cc_label(db, rows[i].cc), wl);
 		fputs("  ", out);
-		pad(out, pdb_cc_module(db, rows[i].cc), wm);
+		tool_put_left(out, pdb_cc_module(db, rows[i].cc), wm);
 		put_value(out, rows[i].self, total);
 		put_value(out, rows[i].inh, total);
 		/* "  %12" PRId64 */

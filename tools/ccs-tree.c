@@ -67,7 +67,6 @@ struct tree {
 
 static void	*xreallocarray(void *, size_t, size_t);
 static int	 width(const char *);
-static void	 pad(FILE *, const char *, int);
 static void	 tsv_field(FILE *, const char *);
 static void	 fmt_pct(char *, int64_t, int64_t);
 static const char *pct_name(const struct pdb *, unsigned, char *, size_t);
@@ -96,21 +95,12 @@ xreallocarray(void *p, size_t n, size_t size)
 	return p;
 }
 
-/* Display width of a name as pad() writes it: code points, as GHC
+/* Display width of a name as tool_put_left() writes it: code points, as GHC
  * counts them, with control characters escaped (tool_put_text()). */
 static int
 width(const char *s)
 {
 	return tool_text_width(s);
-}
-
-static void
-pad(FILE *out, const char *s, int w)
-{
-	int n = tool_put_text(out, s, 0);
-
-	if (n < w)
-		tool_put_right(out, "", w - n);
 }
 
 /* Write s as a TSV field, escaped (tool_put_text()). */
@@ -318,11 +308,11 @@ row(struct tree *t, long long lvl, uint32_t n, uint64_t nhidden,
 	/* As fprintf() with "%*s" would, which is most of the time of a
 	 * tree of millions of lines. */
 	tool_put_right(t->out, "", (int)lvl);
-	pad(t->out, label, t->wl - (int)lvl);
+	tool_put_left(t->out, label, t->wl - (int)lvl);
 	fputs("  ", t->out);
-	pad(t->out, module, t->wm);
+	tool_put_left(t->out, module, t->wm);
 	fputs("  ", t->out);
-	pad(t->out, src, t->ws);
+	tool_put_left(t->out, src, t->ws);
 	if (t->entries >= 0) {
 		fputs("  ", t->out);
 		tool_put_right(t->out, ent, t->we);
@@ -445,11 +435,11 @@ header(struct tree *t)
 	    (t->entries >= 0 ? 2 + t->we : 0);
 	fprintf(t->out, "%*s%*s%*s\n", lead, "", gw[0], "individual", gw[1],
 	    "inherited");
-	pad(t->out, "COST CENTRE", t->wl);
+	tool_put_left(t->out, "COST CENTRE", t->wl);
 	fputs("  ", t->out);
-	pad(t->out, "MODULE", t->wm);
+	tool_put_left(t->out, "MODULE", t->wm);
 	fputs("  ", t->out);
-	pad(t->out, "SRC", t->ws);
+	tool_put_left(t->out, "SRC", t->ws);
 	if (t->entries >= 0)
 		fprintf(t->out, "  %*s", t->we, "entries");
 	for (k = 0; k < 2; k++)

@@ -672,28 +672,25 @@ tool_text_width(const char *s)
 int
 tool_fmt_tenths(char *buf, size_t len, double x)
 {
-	char digits[24], *p = digits + sizeof(digits);
-	unsigned long long u;
+	char digits[32], *p = digits;
+	int64_t u;
 	long double t;
 	size_t n;
 
 	if (LDBL_MANT_DIG < 57 || !(fabs(x) < 1e15))
 		return 0;
 	t = rintl((long double)x * 10.0L);
-	u = (unsigned long long)(t < 0 ? -t : t);
-	*--p = (char)('0' + u % 10);
-	*--p = '.';
-	u /= 10;
-	do
-		*--p = (char)('0' + u % 10);
-	while ((u /= 10) > 0);
+	u = (int64_t)(t < 0 ? -t : t);
 	/* The sign is x's, as for printf(): -0.04 is "-0.0". */
 	if (signbit(x))
-		*--p = '-';
-	n = (size_t)(digits + sizeof(digits) - p);
+		*p++ = '-';
+	p = pdb_put_decimal(p, u / 10);
+	*p++ = '.';
+	*p++ = (char)('0' + u % 10);
+	n = (size_t)(p - digits);
 	if (n >= len)
 		return 0;
-	memcpy(buf, p, n);
+	memcpy(buf, digits, n);
 	buf[n] = '\0';
 	return 1;
 }
@@ -711,19 +708,32 @@ tool_fmt_int(char *buf, size_t len, int64_t v)
 	return buf;
 }
 
+/* n spaces. */
+static void
+put_spaces(FILE *out, int n)
+{
+	static const char spaces[] = "                                ";
+	int k;
+
+	for (; n > 0; n -= k) {
+		k = n < (int)sizeof(spaces) - 1 ? n : (int)sizeof(spaces) - 1;
+		fwrite(spaces, 1, (size_t)k, out);
+	}
+}
+
 void
 tool_put_right(FILE *out, const char *s, int w)
 {
-	static const char spaces[] = "                                ";
-	size_t n = strlen(s), k;
+	size_t n = strlen(s);
 
-	while (w > (int)n) {
-		k = (size_t)w - n < sizeof(spaces) - 1 ? (size_t)w - n :
-		    sizeof(spaces) - 1;
-		fwrite(spaces, 1, k, out);
-		w -= (int)k;
-	}
+	put_spaces(out, w - (int)n);
 	fwrite(s, 1, n, out);
+}
+
+void
+tool_put_left(FILE *out, const char *s, int w)
+{
+	put_spaces(out, w - tool_put_text(out, s, 0));
 }
 
 /* The percentage, printed by the thousand in a report: printf() would

@@ -223,6 +223,8 @@ const char *tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total);
 int	tool_fmt_tenths(char *buf, size_t len, double x);
 const char *tool_fmt_int(char *buf, size_t len, int64_t v);
 void	tool_put_right(FILE *out, const char *s, int w);
+/* Name s as tool_put_text() writes it, then spaces up to w columns. */
+void	tool_put_left(FILE *out, const char *s, int w);
 
 /*
  * Progress.  Reading or writing that takes longer than about a second

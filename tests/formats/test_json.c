@@ -178,6 +178,26 @@ Test(json, bad_big_documents)
 	expect_error_big("\"nodes\":[[0,0,1]", ": ");
 }
 
+/*
+ * A file large enough for its nodes to be streamed (JSON_STREAM_MIN)
+ * reads back to exactly what was written: metadata, metrics, cost
+ * centres, every node and value.
+ */
+Test(json, large_file_reads_back_as_written)
+{
+	char *dir = make_temp_dir();
+	struct run r;
+
+	run(&r, "cd '%s' && ccs-gen -q -t dump -n 20000 -o a.dump && "
+	    "ccs-convert -t json -o a.json a.dump && "
+	    "test $(wc -c < a.json) -gt 65536 && "
+	    "ccs-convert -t json -o b.json a.json && cmp a.json b.json", dir);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	remove_temp(dir);
+	free(dir);
+}
+
 Test(json, deep_tree_without_recursion)
 {
 	FILE *f;
