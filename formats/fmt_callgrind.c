@@ -64,6 +64,15 @@
  * curried calls), else the number of stacks; KCacheGrind shows only calls
  * with a count of at least 1, so a call count is never below 1.
  *
+ * The writer is a sink (fmt_callgrind.h), so that a profile whose
+ * tree is its stream need never be a tree: it keeps per function its
+ * self cost and how often it is on the open path, per call its count
+ * and inclusive cost, and per open level the inclusive cost so far,
+ * which the call into the level gets when it closes if it is the
+ * outermost occurrence of its function.  Functions and calls are
+ * numbered as they first come, which is the pre-order of a tree.
+ * Written from a tree, the tree's events are replayed into it.
+ *
  * Clean's garbage-collector words are negative.  They are written as
  * negative numbers, which callgrind_annotate adds up correctly; the
  * format's grammar has only non-negative numbers, and KCacheGrind reads
@@ -95,9 +104,34 @@ struct fn {
 	int		 shown;		/* name written once already */
 };
 
-struct cg {
-	struct pdb	*db;
-	FILE		*out;
+/* The calls of function from to function to: all nodes of to whose
+ * parent is of from. */
+struct call {
+	uint32_t	 from, to;
+	uint64_t	 count;		/* the call count, once read */
+};
+
+/* The table of calls holds their key and count, read and written once
+ * for each node: one cache line a node. */
+struct callslot {
+	uint64_t	 pair;		/* from << 32 | to */
+	uint64_t	 count;		/* the call count */
+	uint32_t	 call;		/* call + 1; 0 = empty */
+};
+
+/* A node of the stream still open. */
+struct level {
+	uint32_t	 base;		/* its cost centre's function */
+	uint32_t	 fid;		/* the function it is written as */
+	uint32_t	 call;		/* the call into it; PDB_NONE: the root */
+	int		 outer;		/* the outermost occurrence of fid */
+};
+
+struct pdb_callgrind {
+	const struct pdb_opts *opts;
+	struct pdb	*db;		/* from begin on */
+	FILE		*out;		/* while writing */
+	struct pdb_sink	 sink;
 	unsigned	 nm;		/* metrics in the schema */
 	unsigned	*ev;		/* metric of each event */
 	unsigned	 nev;
@@ -110,28 +144,59 @@ struct cg {
 	char		*tmp;		/* a name being built */
 	size_t		 tlen, tcap;
 
-	struct fn	*bases;		/* one per cost centre in the tree */
-	struct fn	*fns;		/* the functions written: bases or
-					   context variants */
+	/* One base function per cost centre, in order of appearance. */
+	struct fn	*bases;
+	uint32_t	 nbases;
+	size_t		 basecap;
+	uint32_t	*bfid;		/* by cost centre; PDB_NONE: not yet */
+	size_t		 nbfid, bfidcap;
+	/* The functions written: each a tuple of context + 1 bases (the
+	 * node's, then its callers'; PDB_NONE above the root). */
+	struct fn	*fns;
 	uint32_t	 nfns;
 	size_t		 fncap;
-	struct htab	 names;		/* fns by name */
-	struct htab	 tuples;	/* variants by context tuple */
-	uint32_t	*tup;		/* context tuples, context + 1 each */
+	uint32_t	*tup;
+	size_t		 tupcap;
+	uint32_t	*key;		/* the tuple being looked up */
+	struct htab	 tuples;	/* fns by tuple */
+	struct htab	 names;		/* bases, then fns, by name */
 
 	size_t		*files;		/* file names (arena offsets) */
 	int		*fshown;
 	uint32_t	 nfiles;
 	size_t		 filecap;
 	struct htab	 fileset;
+
+	/* Costs, a row of nev events per function, call and open level. */
+	int64_t		*self;
+	size_t		 selfcap;
+	uint32_t	*active;	/* by function: how often on the path */
+	size_t		 activecap;
+	struct call	*calls;
+	uint32_t	 ncalls;
+	size_t		 callcap;
+	int64_t		*callinc;	/* inclusive costs the calls carry */
+	size_t		 callinccap;
+	struct callslot	*callset;	/* calls by (from, to) */
+	size_t		 callsetcap;	/* a power of two, or 0 */
+	struct level	*path;
+	size_t		 pathcap;
+	uint32_t	 depth;
+	uint32_t	 levels;	/* room in path and inc */
+	int64_t		*inc;		/* inclusive costs of open levels */
+	size_t		 inccap;
+	int64_t		*total;		/* the root's inclusive cost */
+	uint64_t	*range;		/* the sums checked, as the builder does */
+	int64_t		*zeros;		/* the values of an event without */
+	uint64_t	 nodes;
+	uint32_t	 ncc;		/* cost centres known so far */
+	uint32_t	 root_fn;
+	uint64_t	 root_calls;
+	int		 root_recurs;	/* root_fn occurs below the root */
 };
 
-struct edge {
-	uint32_t	 from, to;	/* functions */
-	uint32_t	 node;		/* the callee's node */
-};
-
-static int	 arena_add(struct cg *, const char *, size_t, size_t *);
+static int	 arena_add(struct pdb_callgrind *, const char *, size_t,
+		    size_t *);
 static int	 cg_write(struct pdb *, FILE *, const struct pdb_opts *);
 
 const struct pdb_format pdb_fmt_callgrind = {
@@ -157,6 +222,17 @@ fnv(const void *p, size_t n, uint64_t h)
 }
 
 #define FNV_INIT	14695981039346656037ULL
+
+/* A hash of two 32-bit ids in one word, for a table read per node: one
+ * multiply where fnv() takes eight (the finisher of MurmurHash3). */
+static uint64_t
+pair_hash(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
 
 static int
 htab_grow(struct htab *h)
@@ -211,9 +287,10 @@ htab_add(struct htab *h, uint64_t hv, uint32_t id)
 	return 0;
 }
 
-/* Whether the string s is the name of a function already. */
+/* Whether the string s is the name of a function of tab already. */
 static int
-name_taken(const struct cg *w, const char *s, uint64_t hv)
+name_taken(const struct pdb_callgrind *w, const struct fn *tab, const char *s,
+    uint64_t hv)
 {
 	size_t j;
 
@@ -222,12 +299,12 @@ name_taken(const struct cg *w, const char *s, uint64_t hv)
 	for (j = hv & (w->names.cap - 1); w->names.slot[j] != 0;
 	    j = (j + 1) & (w->names.cap - 1))
 		if (w->names.hash[j] == hv && strcmp(w->arena +
-		    w->fns[w->names.slot[j] - 1].name, s) == 0)
+		    tab[w->names.slot[j] - 1].name, s) == 0)
 			return 1;
 	return 0;
 }
 
-static int	tmp_put(struct cg *, const char *, size_t);
+static int	tmp_put(struct pdb_callgrind *, const char *, size_t);
 
 /*
  * The file whose name is s[0..len), added if new; PDB_NONE when out of
@@ -236,7 +313,7 @@ static int	tmp_put(struct cg *, const char *, size_t);
  * location, which may hold any byte.
  */
 static uint32_t
-file_intern(struct cg *w, const char *s, size_t len)
+file_intern(struct pdb_callgrind *w, const char *s, size_t len)
 {
 	uint64_t hv;
 	size_t j, off;
@@ -276,7 +353,7 @@ file_intern(struct cg *w, const char *s, size_t len)
 
 /* Copy s[0..len) to the arena as a NUL-terminated string at *off. */
 static int
-arena_add(struct cg *w, const char *s, size_t len, size_t *off)
+arena_add(struct pdb_callgrind *w, const char *s, size_t len, size_t *off)
 {
 	if (pdb_buf_reserve(&w->arena, &w->acap, w->alen + len + 1) != 0)
 		return -1;
@@ -289,7 +366,7 @@ arena_add(struct cg *w, const char *s, size_t len, size_t *off)
 
 /* Append s[0..len) to the name being built, made safe for one line. */
 static int
-tmp_put(struct cg *w, const char *s, size_t len)
+tmp_put(struct pdb_callgrind *w, const char *s, size_t len)
 {
 	size_t i;
 
@@ -307,11 +384,11 @@ tmp_put(struct cg *w, const char *s, size_t len)
 /*
  * Finish the name in tmp: readers strip blanks around names and take an
  * empty one for a reference, so those become '_' and "???"; then make it
- * unique with "#2", "#3", ...  Sets the name of function fid and enters
- * it in the name table.
+ * unique with "#2", "#3", ...  Sets the name of function fid of tab
+ * (the bases or the functions written) and enters it in the name table.
  */
 static int
-name_finish(struct cg *w, uint32_t fid)
+name_finish(struct pdb_callgrind *w, struct fn *tab, uint32_t fid)
 {
 	size_t base, i, off;
 	uint64_t hv;
@@ -327,7 +404,7 @@ name_finish(struct cg *w, uint32_t fid)
 		w->tmp[i - 1] = '_';
 	base = w->tlen;
 	hv = fnv(w->tmp, w->tlen, FNV_INIT);
-	for (k = 2; name_taken(w, w->tmp, hv); k++) {
+	for (k = 2; name_taken(w, tab, w->tmp, hv); k++) {
 		w->tlen = base;
 		snprintf(suffix, sizeof(suffix), "#%lu", k);
 		if (tmp_put(w, suffix, strlen(suffix)) != 0)
@@ -336,7 +413,7 @@ name_finish(struct cg *w, uint32_t fid)
 	}
 	if (arena_add(w, w->tmp, w->tlen, &off) != 0)
 		return -1;
-	w->fns[fid].name = off;
+	tab[fid].name = off;
 	return htab_add(&w->names, hv, fid);
 }
 
@@ -367,176 +444,9 @@ src_split(const char *src, size_t *flen, uint64_t *line)
 	return 0;
 }
 
-static int
-fn_new(struct cg *w, uint32_t *fid)
-{
-	if (pdb_buf_reserve(&w->fns, &w->fncap,
-	    ((size_t)w->nfns + 1) * sizeof(*w->fns)) != 0)
-		return -1;
-	memset(&w->fns[w->nfns], 0, sizeof(*w->fns));
-	*fid = w->nfns++;
-	return 0;
-}
-
-/*
- * One function per cost centre in the tree, in pre-order of first
- * appearance; bfid[cc] gets each cost centre's function.
- */
-static int
-make_bases(struct cg *w, const uint32_t *order, uint32_t nn, uint32_t *bfid)
-{
-	struct pdb *db = w->db;
-	uint32_t nmod = pdb_module_count(db), *modfile, i, f, fid;
-	struct pdb_cc cc;
-	size_t flen;
-	uint64_t line;
-	int rc = -1;
-
-	if ((modfile = malloc(((size_t)nmod + 1) * sizeof(*modfile))) == NULL)
-		return -1;
-	for (i = 0; i < nmod; i++)
-		modfile[i] = PDB_NONE;
-	for (i = 0; i < nn; i++) {
-		uint32_t c = pdb_node_cc(db, order[i]);
-
-		if (bfid[c] != PDB_NONE)
-			continue;
-		if (fn_new(w, &fid) != 0)
-			goto out;
-		bfid[c] = fid;
-		w->fns[fid].cc = c;
-	}
-	/* A module's file: the first file named by its cost centres. */
-	for (fid = 0; fid < w->nfns; fid++) {
-		pdb_cc(db, w->fns[fid].cc, &cc);
-		if (src_split(cc.src, &flen, &line)) {
-			if ((f = file_intern(w, cc.src, flen)) == PDB_NONE)
-				goto out;
-			w->fns[fid].file = f;
-			w->fns[fid].line = line;
-			if (cc.module_index < nmod &&
-			    modfile[cc.module_index] == PDB_NONE)
-				modfile[cc.module_index] = f;
-		} else
-			w->fns[fid].file = PDB_NONE;
-	}
-	for (fid = 0; fid < w->nfns; fid++) {
-		const char *name;
-
-		pdb_cc(db, w->fns[fid].cc, &cc);
-		if (w->fns[fid].file == PDB_NONE) {
-			if (cc.module_index < nmod &&
-			    modfile[cc.module_index] != PDB_NONE)
-				f = modfile[cc.module_index];
-			else if (cc.module[0] != '\0')
-				f = file_intern(w, cc.module, strlen(cc.module));
-			else
-				f = file_intern(w, UNKNOWN_FILE,
-				    strlen(UNKNOWN_FILE));
-			if (f == PDB_NONE)
-				goto out;
-			w->fns[fid].file = f;
-		}
-		name = pdb_cc_fullname(db, w->fns[fid].cc);
-		w->tlen = 0;
-		if (tmp_put(w, name, strlen(name)) != 0 ||
-		    name_finish(w, fid) != 0)
-			goto out;
-	}
-	rc = 0;
-out:
-	free(modfile);
-	return rc;
-}
-
-/*
- * Context variants: node n's function is its cost centre with the cost
- * centres of its nearest w->context ancestors, interned by that tuple.
- */
-static int
-make_variants(struct cg *w, const uint32_t *order, uint32_t nn,
-    const uint32_t *bfid, uint32_t *fid)
-{
-	struct pdb *db = w->db;
-	size_t stride = (size_t)w->context + 1, cap = 0, j;
-	uint32_t *key, i, k, n, v;
-	uint64_t hv;
-
-	w->bases = w->fns;
-	w->fns = NULL;
-	w->nfns = w->fncap = 0;
-	htab_free(&w->names);
-	memset(&w->names, 0, sizeof(w->names));
-	if ((key = malloc(stride * sizeof(*key))) == NULL)
-		return -1;
-	for (i = 0; i < nn; i++) {
-		n = order[i];
-		for (k = 0; k < stride; k++) {
-			key[k] = n == PDB_NONE ? PDB_NONE :
-			    bfid[pdb_node_cc(db, n)];
-			if (n != PDB_NONE)
-				n = pdb_node_parent(db, n);
-		}
-		hv = fnv(key, stride * sizeof(*key), FNV_INIT);
-		v = PDB_NONE;
-		if (w->tuples.cap > 0)
-			for (j = hv & (w->tuples.cap - 1);
-			    w->tuples.slot[j] != 0;
-			    j = (j + 1) & (w->tuples.cap - 1))
-				if (w->tuples.hash[j] == hv &&
-				    memcmp(w->tup + (size_t)(w->tuples.slot[j] -
-				    1) * stride, key, stride *
-				    sizeof(*key)) == 0) {
-					v = w->tuples.slot[j] - 1;
-					break;
-				}
-		if (v == PDB_NONE) {
-			if (fn_new(w, &v) != 0 ||
-			    pdb_buf_reserve(&w->tup, &cap,
-			    (size_t)w->nfns * stride * sizeof(*key)) != 0 ||
-			    htab_add(&w->tuples, hv, v) != 0)
-				goto fail;
-			memcpy(w->tup + (size_t)v * stride, key,
-			    stride * sizeof(*key));
-			w->fns[v].cc = w->bases[key[0]].cc;
-			w->fns[v].file = w->bases[key[0]].file;
-			w->fns[v].line = w->bases[key[0]].line;
-			w->tlen = 0;
-			for (k = 0; k < stride && key[k] != PDB_NONE; k++) {
-				const char *s = w->arena +
-				    w->bases[key[k]].name;
-
-				if ((k > 0 && tmp_put(w, "'", 1) != 0) ||
-				    tmp_put(w, s, strlen(s)) != 0)
-					goto fail;
-			}
-			if (name_finish(w, v) != 0)
-				goto fail;
-		}
-		fid[order[i]] = v;
-	}
-	free(key);
-	return 0;
-fail:
-	free(key);
-	return -1;
-}
-
-static int
-edge_cmp(const void *a, const void *b)
-{
-	const struct edge *x = a, *y = b;
-
-	if (x->from != y->from)
-		return x->from < y->from ? -1 : 1;
-	if (x->to != y->to)
-		return x->to < y->to ? -1 : 1;
-	return (x->node > y->node) - (x->node < y->node);
-}
-
 /* Write "tag=(id) name" the first time, "tag=(id)" after. */
 static void
-put_fn(struct cg *w, const char *tag, uint32_t fid)
+put_fn(struct pdb_callgrind *w, const char *tag, uint32_t fid)
 {
 	struct fn *f = &w->fns[fid];
 
@@ -549,7 +459,7 @@ put_fn(struct cg *w, const char *tag, uint32_t fid)
 }
 
 static void
-put_file(struct cg *w, const char *tag, uint32_t file)
+put_file(struct pdb_callgrind *w, const char *tag, uint32_t file)
 {
 	if (w->fshown[file])
 		fprintf(w->out, "%s=(%" PRIu32 ")\n", tag, file + 1);
@@ -560,7 +470,7 @@ put_file(struct cg *w, const char *tag, uint32_t file)
 }
 
 static void
-put_costs(struct cg *w, uint64_t line, const int64_t *v)
+put_costs(struct pdb_callgrind *w, uint64_t line, const int64_t *v)
 {
 	unsigned e;
 
@@ -568,32 +478,6 @@ put_costs(struct cg *w, uint64_t line, const int64_t *v)
 	for (e = 0; e < w->nev; e++)
 		fprintf(w->out, " %" PRId64, v[e]);
 	putc('\n', w->out);
-}
-
-/* Add the event values of metric row vals to acc, wrapping. */
-static void
-add_events(const struct cg *w, int64_t *acc, const int64_t *vals)
-{
-	unsigned e;
-
-	for (e = 0; e < w->nev; e++)
-		acc[e] = (int64_t)((uint64_t)acc[e] + (uint64_t)vals[w->ev[e]]);
-}
-
-/* The call count of node n. */
-static uint64_t
-node_calls(const struct cg *w, uint32_t n)
-{
-	const int64_t *v = pdb_node_values(w->db, n);
-	uint64_t c = 0;
-	unsigned i;
-
-	if (w->ncallm == 0)
-		return 1;
-	for (i = 0; i < w->ncallm; i++)
-		if (v[w->callm[i]] > 0)
-			c += (uint64_t)v[w->callm[i]];
-	return c;
 }
 
 /* Keep metadata values on one line. */
@@ -606,7 +490,7 @@ put_line(FILE *out, const char *s)
 
 /* Choose the events and the call-count metrics. */
 static int
-pick_metrics(struct cg *w, const struct pdb_opts *opts)
+pick_metrics(struct pdb_callgrind *w, const struct pdb_opts *opts)
 {
 	struct pdb *db = w->db;
 	const struct pdb_metric *pm;
@@ -655,7 +539,7 @@ pick_metrics(struct cg *w, const struct pdb_opts *opts)
  * list separated by blanks into the arena, returning their offsets.
  */
 static int
-event_names(struct cg *w, size_t *off)
+event_names(struct pdb_callgrind *w, size_t *off)
 {
 	const char *s;
 	unsigned e, k, j;
@@ -690,8 +574,8 @@ event_names(struct cg *w, size_t *off)
 }
 
 static void
-put_header(struct cg *w, const struct pdb_opts *opts, const size_t *evname,
-    const int64_t *total)
+put_header(struct pdb_callgrind *w, const struct pdb_opts *opts,
+    const size_t *evname, const int64_t *total)
 {
 	struct pdb *db = w->db;
 	const char *cmd, *key, *val;
@@ -738,193 +622,608 @@ put_header(struct cg *w, const struct pdb_opts *opts, const size_t *evname,
 	fputs("\n\n", w->out);
 }
 
+/* Append a zeroed struct fn to *tab, its index in *id. */
 static int
-cg_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
+fn_new(struct fn **tab, uint32_t *n, size_t *cap, uint32_t *id)
 {
-	const struct pdb_callgrind_opts *co = opts->writer_opts;
-	struct cg w;
-	struct edge *edges = NULL;
-	uint32_t nn = pdb_node_count(db), ncc = pdb_cc_count(db);
-	uint32_t *order = NULL, *bfid = NULL, *fid = NULL, *path = NULL;
-	uint32_t *active = NULL, n, i, depth, f, root_fn, below = PDB_NONE;
-	uint32_t lastfile = PDB_NONE;
-	unsigned char *outer = NULL;
-	int64_t *inc = NULL, *self = NULL, *acc = NULL;
-	size_t *evname = NULL, pathcap = 0, ne = 0, k;
-	uint64_t calls;
+	if (pdb_buf_reserve(tab, cap, ((size_t)*n + 1) * sizeof(**tab)) != 0)
+		return -1;
+	memset(&(*tab)[*n], 0, sizeof(**tab));
+	*id = (*n)++;
+	return 0;
+}
+
+/* The function of the tuple in w->key, made if new; PDB_NONE when out of
+ * memory. */
+static uint32_t
+fn_of_key(struct pdb_callgrind *w)
+{
+	size_t stride = (size_t)w->context + 1, j, keysz;
+	uint64_t hv;
+	uint32_t v;
+
+	keysz = stride * sizeof(*w->key);
+	hv = fnv(w->key, keysz, FNV_INIT);
+	if (w->tuples.cap > 0)
+		for (j = hv & (w->tuples.cap - 1); w->tuples.slot[j] != 0;
+		    j = (j + 1) & (w->tuples.cap - 1)) {
+			v = w->tuples.slot[j] - 1;
+			if (w->tuples.hash[j] == hv && memcmp(w->tup +
+			    (size_t)v * stride, w->key, keysz) == 0)
+				return v;
+		}
+	if (fn_new(&w->fns, &w->nfns, &w->fncap, &v) != 0 ||
+	    pdb_buf_reserve(&w->tup, &w->tupcap, (size_t)w->nfns * keysz) ||
+	    pdb_buf_reserve(&w->self, &w->selfcap, (size_t)w->nfns *
+	    w->nev * sizeof(*w->self)) != 0 ||
+	    pdb_buf_reserve(&w->active, &w->activecap, (size_t)w->nfns *
+	    sizeof(*w->active)) != 0 ||
+	    htab_add(&w->tuples, hv, v) != 0)
+		return PDB_NONE;
+	memcpy(w->tup + (size_t)v * stride, w->key, keysz);
+	memset(w->self + (size_t)v * w->nev, 0, w->nev * sizeof(*w->self));
+	w->active[v] = 0;
+	return v;
+}
+
+/* The base function of cost centre cc, made if new; PDB_NONE when out
+ * of memory. */
+static uint32_t
+base_of(struct pdb_callgrind *w, uint32_t cc)
+{
+	uint32_t b;
+
+	if (cc >= w->nbfid) {
+		size_t n = (size_t)cc + 1 > 2 * w->nbfid ? (size_t)cc + 1 :
+		    2 * w->nbfid;
+
+		if (pdb_buf_reserve(&w->bfid, &w->bfidcap,
+		    n * sizeof(*w->bfid)) != 0)
+			return PDB_NONE;
+		for (; w->nbfid < n; w->nbfid++)
+			w->bfid[w->nbfid] = PDB_NONE;
+	}
+	if (w->bfid[cc] != PDB_NONE)
+		return w->bfid[cc];
+	if (fn_new(&w->bases, &w->nbases, &w->basecap, &b) != 0)
+		return PDB_NONE;
+	w->bases[b].cc = cc;
+	w->bfid[cc] = b;
+	return b;
+}
+
+/* Double the table of calls. */
+static int
+callset_grow(struct pdb_callgrind *w)
+{
+	size_t ncap = w->callsetcap ? w->callsetcap * 2 : 1024, i, j;
+	struct callslot *t;
+
+	if ((t = calloc(ncap, sizeof(*t))) == NULL)
+		return -1;
+	for (i = 0; i < w->callsetcap; i++) {
+		if (w->callset[i].call == 0)
+			continue;
+		for (j = pair_hash(w->callset[i].pair) & (ncap - 1);
+		    t[j].call != 0; j = (j + 1) & (ncap - 1))
+			;
+		t[j] = w->callset[i];
+	}
+	free(w->callset);
+	w->callset = t;
+	w->callsetcap = ncap;
+	return 0;
+}
+
+/* The slot of the call from function from to function to, made if new;
+ * NULL when out of memory. */
+static struct callslot *
+call_of(struct pdb_callgrind *w, uint32_t from, uint32_t to)
+{
+	uint64_t pair = (uint64_t)from << 32 | to;
+	size_t j, mask = w->callsetcap - 1;
+	uint32_t c;
+
+	if (w->callsetcap > 0)
+		for (j = pair_hash(pair) & mask; w->callset[j].call != 0;
+		    j = (j + 1) & mask)
+			if (w->callset[j].pair == pair)
+				return &w->callset[j];
+	c = w->ncalls;
+	if (((size_t)c + 1) * 2 > w->callsetcap) {
+		if (callset_grow(w) != 0)
+			return NULL;
+		mask = w->callsetcap - 1;
+	}
+	if (pdb_buf_reserve(&w->calls, &w->callcap, ((size_t)c + 1) *
+	    sizeof(*w->calls)) != 0 || pdb_buf_reserve(&w->callinc,
+	    &w->callinccap, ((size_t)c + 1) * w->nev *
+	    sizeof(*w->callinc)) != 0)
+		return NULL;
+	for (j = pair_hash(pair) & mask; w->callset[j].call != 0;
+	    j = (j + 1) & mask)
+		;
+	w->callset[j].pair = pair;
+	w->callset[j].count = 0;
+	w->callset[j].call = c + 1;
+	w->calls[c].from = from;
+	w->calls[c].to = to;
+	memset(w->callinc + (size_t)c * w->nev, 0, w->nev *
+	    sizeof(*w->callinc));
+	w->ncalls++;
+	return &w->callset[j];
+}
+
+/* The call count of a node with these values. */
+static uint64_t
+node_calls(const struct pdb_callgrind *w, const int64_t *v)
+{
+	uint64_t c = 0;
+	unsigned i;
+
+	if (w->ncallm == 0)
+		return 1;
+	for (i = 0; i < w->ncallm; i++)
+		if (v[w->callm[i]] > 0)
+			c += (uint64_t)v[w->callm[i]];
+	return c;
+}
+
+/*
+ * Check the sums of the values as the tree builder does (build.c): the
+ * positive and the negative values of each metric apart must stay within
+ * 64 bits, so that streaming a file fails where building its tree would.
+ */
+static int
+sums_add(struct pdb_callgrind *w, struct pdb *db, uint32_t cc,
+    const int64_t *values)
+{
+	uint64_t *r;
+	unsigned m;
+	int64_t v;
+
+	for (m = 0, r = w->range; m < w->nm; m++, r += 2)
+		if ((v = values[m]) >= 0 ? (r[0] += (uint64_t)v) >
+		    INT64_MAX : (r[1] += 0 - (uint64_t)v) - 1 >
+		    (uint64_t)INT64_MAX)
+			return pdb_seterr(db, PDB_EFORMAT, "64-bit overflow "
+			    "summing '%s' at cost centre '%s'",
+			    pdb_metric(db, m)->name, pdb_cc_fullname(db, cc));
+	return PDB_OK;
+}
+
+static int
+cg_begin(void *arg, struct pdb *db)
+{
+	struct pdb_callgrind *w = arg;
+	const struct pdb_callgrind_opts *co = w->opts->writer_opts;
 	int rc;
 
-	memset(&w, 0, sizeof(w));
-	if (nn == 0)
-		return pdb_seterr(db, PDB_EINVAL, "nothing to write: empty "
-		    "profile");
-	w.db = db;
-	w.out = out;
-	w.nm = pdb_metric_count(db);
-	w.context = co != NULL ? co->context : 0;
-	if (w.context > PDB_CALLGRIND_MAX_CONTEXT) {
-		rc = pdb_seterr(db, PDB_EINVAL, "callgrind context %u is "
-		    "over %u", w.context, PDB_CALLGRIND_MAX_CONTEXT);
-		goto done;
-	}
-	if ((rc = pick_metrics(&w, opts)) != PDB_OK)
-		goto done;
-	rc = PDB_ENOMEM;
-	order = malloc(((size_t)nn + 1) * sizeof(*order));
-	bfid = malloc(((size_t)ncc + 1) * sizeof(*bfid));
-	fid = calloc((size_t)nn + 1, sizeof(*fid));
-	outer = malloc((size_t)nn + 1);
-	edges = malloc(((size_t)nn + 1) * sizeof(*edges));
-	evname = malloc(((size_t)w.nev + 1) * sizeof(*evname));
-	acc = calloc((size_t)w.nev + 1, sizeof(*acc));
-	if (order == NULL || bfid == NULL || fid == NULL || outer == NULL ||
-	    edges == NULL || evname == NULL || acc == NULL ||
-	    (inc = pdb_inclusive_new(db)) == NULL)
-		goto nomem;
+	w->db = db;
+	w->nm = pdb_metric_count(db);
+	w->context = co != NULL ? co->context : 0;
+	if (w->context > PDB_CALLGRIND_MAX_CONTEXT)
+		return pdb_seterr(db, PDB_EINVAL, "callgrind context %u is "
+		    "over %u", w->context, PDB_CALLGRIND_MAX_CONTEXT);
+	if ((rc = pick_metrics(w, w->opts)) != PDB_OK)
+		return rc;
+	w->key = malloc(((size_t)w->context + 1) * sizeof(*w->key));
+	w->total = calloc((size_t)w->nev + 1, sizeof(*w->total));
+	w->range = calloc(2 * (size_t)w->nm + 1, sizeof(*w->range));
+	w->zeros = calloc((size_t)w->nm + 1, sizeof(*w->zeros));
+	if (w->key == NULL || w->total == NULL || w->range == NULL ||
+	    w->zeros == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	return PDB_OK;
+}
 
-	/* Functions. */
-	i = 0;
-	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
-	    n = pdb_walk_next(db, n, NULL))
-		order[i++] = n;
-	nn = i;
-	for (i = 0; i < ncc; i++)
-		bfid[i] = PDB_NONE;
-	if (make_bases(&w, order, nn, bfid) != 0)
-		goto nomem;
-	if (w.context == 0) {
-		for (i = 0; i < nn; i++)
-			fid[order[i]] = bfid[pdb_node_cc(db, order[i])];
-	} else if (make_variants(&w, order, nn, bfid, fid) != 0)
-		goto nomem;
-	root_fn = fid[order[0]];
-	for (i = 1; i < nn && below == PDB_NONE; i++)
-		if (fid[order[i]] == root_fn) {
-			if (fn_new(&w, &below) != 0)
-				goto nomem;
-			w.fns[below].file = w.fns[root_fn].file;
-			w.tlen = 0;
-			if (tmp_put(&w, ROOT_CALLER, strlen(ROOT_CALLER)) ||
-			    name_finish(&w, below) != 0)
-				goto nomem;
-		}
-	if ((self = calloc((size_t)w.nfns * w.nev + 1, sizeof(*self))) ==
-	    NULL || (active = calloc((size_t)w.nfns + 1, sizeof(*active))) ==
-	    NULL || (w.fshown = calloc((size_t)w.nfiles + 1,
-	    sizeof(*w.fshown))) == NULL)
-		goto nomem;
+/*
+ * A node: its function is the tuple of its base and its callers' (just
+ * its base without context); its own cost is its function's self cost,
+ * and its call count goes to the call into it.
+ */
+static int
+cg_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
+{
+	struct pdb_callgrind *w = arg;
+	struct level *lv;
+	uint32_t base, fid, k;
+	int64_t *inc, *self;
+	unsigned e;
+	int rc;
 
-	/*
-	 * Self costs, and which nodes are the outermost occurrence of their
-	 * function: path[d] is the function at depth d of the current path,
-	 * active[f] how often f is on it.
-	 */
-	depth = 0;
-	k = 0;
-	for (n = pdb_walk_first(db, &depth); n != PDB_NONE;
-	    n = pdb_walk_next(db, n, &depth)) {
-		while (k > depth)
-			active[path[--k]]--;
-		if (pdb_buf_reserve(&path, &pathcap,
-		    ((size_t)depth + 1) * sizeof(*path)) != 0)
+	if (cc >= w->ncc && (w->ncc = pdb_cc_count(db)) <= cc)
+		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
+		    (unsigned)cc);
+	if (w->depth == 0 && w->nodes > 0)
+		return pdb_seterr(db, PDB_EFORMAT,
+		    "profile has more than one root");
+	if (values == NULL)
+		values = w->zeros;
+	if ((rc = sums_add(w, db, cc, values)) != PDB_OK)
+		return rc;
+	if ((base = base_of(w, cc)) == PDB_NONE)
+		goto nomem;
+	w->key[0] = base;
+	for (k = 1; k <= w->context; k++)
+		w->key[k] = k <= w->depth ? w->path[w->depth - k].base :
+		    PDB_NONE;
+	/* Without context a function is a base, made in the same order. */
+	fid = w->context == 0 && base < w->nfns ? base : fn_of_key(w);
+	if (fid == PDB_NONE)
+		goto nomem;
+	if (w->depth == w->levels) {
+		if (pdb_buf_reserve(&w->path, &w->pathcap, ((size_t)w->depth +
+		    1) * sizeof(*w->path)) != 0 || pdb_buf_reserve(&w->inc,
+		    &w->inccap, ((size_t)w->depth + 1) * w->nev *
+		    sizeof(*w->inc)) != 0)
 			goto nomem;
-		f = fid[n];
-		outer[n] = active[f] == 0;
-		active[f]++;
-		path[k++] = f;
-		add_events(&w, self + (size_t)f * w.nev,
-		    pdb_node_values(db, n));
-		if (depth > 0) {
-			edges[ne].from = fid[pdb_node_parent(db, n)];
-			edges[ne].to = f;
-			edges[ne].node = n;
-			ne++;
-		}
+		w->levels = w->depth + 1;
 	}
-	qsort(edges, ne, sizeof(*edges), edge_cmp);
+	lv = &w->path[w->depth];
+	lv->base = base;
+	lv->fid = fid;
+	lv->outer = w->active[fid]++ == 0;
+	lv->call = PDB_NONE;
+	if (w->depth > 0) {
+		struct callslot *cs;
 
-	/* The header; the total is the root's inclusive cost. */
-	if (event_names(&w, evname) != 0)
+		if ((cs = call_of(w, w->path[w->depth - 1].fid, fid)) == NULL)
+			goto nomem;
+		cs->count += node_calls(w, values);
+		lv->call = cs->call - 1;
+		if (fid == w->root_fn)
+			w->root_recurs = 1;
+	} else {
+		w->root_fn = fid;
+		w->root_calls = node_calls(w, values);
+	}
+	/* Sums wrap, like the profilers' own unsigned counters. */
+	inc = w->inc + (size_t)w->depth * w->nev;
+	self = w->self + (size_t)fid * w->nev;
+	for (e = 0; e < w->nev; e++) {
+		uint64_t v = (uint64_t)values[w->ev[e]];
+
+		inc[e] = (int64_t)v;
+		self[e] = (int64_t)((uint64_t)self[e] + v);
+		w->total[e] = (int64_t)((uint64_t)w->total[e] + v);
+	}
+	w->depth++;
+	w->nodes++;
+	return PDB_OK;
+nomem:
+	return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+}
+
+/* Add the nev events of row v to acc, wrapping. */
+static void
+add_events(const struct pdb_callgrind *w, int64_t *acc, const int64_t *v)
+{
+	unsigned e;
+
+	for (e = 0; e < w->nev; e++)
+		acc[e] = (int64_t)((uint64_t)acc[e] + (uint64_t)v[e]);
+}
+
+/* A node closes: the call into it carries its inclusive cost if it is
+ * the outermost occurrence of its function, and its parent's grows. */
+static int
+cg_exit(void *arg, struct pdb *db)
+{
+	struct pdb_callgrind *w = arg;
+	struct level *lv;
+	int64_t *inc;
+
+	if (w->depth == 0)
+		return pdb_seterr(db, PDB_EINVAL, "exit without enter");
+	lv = &w->path[--w->depth];
+	inc = w->inc + (size_t)w->depth * w->nev;
+	w->active[lv->fid]--;
+	if (lv->outer && lv->call != PDB_NONE)
+		add_events(w, w->callinc + (size_t)lv->call * w->nev, inc);
+	if (w->depth > 0)
+		add_events(w, inc - w->nev, inc);
+	return PDB_OK;
+}
+
+/*
+ * Files and names of the base functions, in order of appearance: a
+ * base's file is that of its source location, else the first file named
+ * by its module's cost centres, else the module's name.
+ */
+static int
+name_bases(struct pdb_callgrind *w)
+{
+	struct pdb *db = w->db;
+	uint32_t nmod = pdb_module_count(db), *modfile, i, f, b;
+	struct pdb_cc cc;
+	const char *name;
+	size_t flen;
+	uint64_t line;
+	int rc = -1;
+
+	if ((modfile = malloc(((size_t)nmod + 1) * sizeof(*modfile))) == NULL)
+		return -1;
+	for (i = 0; i < nmod; i++)
+		modfile[i] = PDB_NONE;
+	for (b = 0; b < w->nbases; b++) {
+		pdb_cc(db, w->bases[b].cc, &cc);
+		if (src_split(cc.src, &flen, &line)) {
+			if ((f = file_intern(w, cc.src, flen)) == PDB_NONE)
+				goto out;
+			w->bases[b].file = f;
+			w->bases[b].line = line;
+			if (cc.module_index < nmod &&
+			    modfile[cc.module_index] == PDB_NONE)
+				modfile[cc.module_index] = f;
+		} else
+			w->bases[b].file = PDB_NONE;
+	}
+	for (b = 0; b < w->nbases; b++) {
+		pdb_cc(db, w->bases[b].cc, &cc);
+		if (w->bases[b].file == PDB_NONE) {
+			if (cc.module_index < nmod &&
+			    modfile[cc.module_index] != PDB_NONE)
+				f = modfile[cc.module_index];
+			else if (cc.module[0] != '\0')
+				f = file_intern(w, cc.module, strlen(cc.module));
+			else
+				f = file_intern(w, UNKNOWN_FILE,
+				    strlen(UNKNOWN_FILE));
+			if (f == PDB_NONE)
+				goto out;
+			w->bases[b].file = f;
+		}
+		name = pdb_cc_fullname(db, w->bases[b].cc);
+		w->tlen = 0;
+		if (tmp_put(w, name, strlen(name)) != 0 ||
+		    name_finish(w, w->bases, b) != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(modfile);
+	return rc;
+}
+
+/* The functions written take their base's file and line, and their
+ * bases' names joined by "'" (callgrind's "fn'caller1'caller2"). */
+static int
+name_fns(struct pdb_callgrind *w)
+{
+	size_t stride = (size_t)w->context + 1, k;
+	const uint32_t *key;
+	const struct fn *b;
+	uint32_t v;
+
+	htab_free(&w->names);
+	memset(&w->names, 0, sizeof(w->names));
+	for (v = 0; v < w->nfns; v++) {
+		key = w->tup + (size_t)v * stride;
+		b = &w->bases[key[0]];
+		w->fns[v].cc = b->cc;
+		w->fns[v].file = b->file;
+		w->fns[v].line = b->line;
+		w->tlen = 0;
+		for (k = 0; k < stride && key[k] != PDB_NONE; k++) {
+			const char *s = w->arena + w->bases[key[k]].name;
+
+			if ((k > 0 && tmp_put(w, "'", 1) != 0) ||
+			    tmp_put(w, s, strlen(s)) != 0)
+				return -1;
+		}
+		if (name_finish(w, w->fns, v) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A call, for sorting the calls by caller and callee. */
+struct call_ref {
+	uint32_t	 from, to;
+	uint32_t	 call;
+};
+
+static int
+call_cmp(const void *a, const void *b)
+{
+	const struct call_ref *x = a, *y = b;
+
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return (x->to > y->to) - (x->to < y->to);
+}
+
+int
+pdb_callgrind_finish(struct pdb_callgrind *w, FILE *out)
+{
+	struct pdb *db = w->db;
+	struct call_ref *sorted = NULL;
+	size_t *evname = NULL;
+	uint32_t f, k, c, below = PDB_NONE, lastfile = PDB_NONE;
+	size_t j;
+	int rc;
+
+	if (db == NULL || w->nodes == 0)
+		return db == NULL ? PDB_EINVAL : pdb_seterr(db, PDB_EINVAL,
+		    "nothing to write: empty profile");
+	w->out = out;
+	if (name_bases(w) != 0 || name_fns(w) != 0)
 		goto nomem;
-	add_events(&w, acc, inc + (size_t)order[0] * w.nm);
-	put_header(&w, opts, evname, acc);
+	/* A recursive root is called by "(below main)" (see above). */
+	if (w->root_recurs) {
+		if (fn_new(&w->fns, &w->nfns, &w->fncap, &below) != 0 ||
+		    pdb_buf_reserve(&w->self, &w->selfcap, (size_t)w->nfns *
+		    w->nev * sizeof(*w->self)) != 0)
+			goto nomem;
+		memset(w->self + (size_t)below * w->nev, 0, w->nev *
+		    sizeof(*w->self));
+		w->fns[below].file = w->fns[w->root_fn].file;
+		w->tlen = 0;
+		if (tmp_put(w, ROOT_CALLER, strlen(ROOT_CALLER)) ||
+		    name_finish(w, w->fns, below) != 0)
+			goto nomem;
+	}
+	/* The calls of each function together, by callee. */
+	sorted = malloc(((size_t)w->ncalls + 1) * sizeof(*sorted));
+	evname = malloc(((size_t)w->nev + 1) * sizeof(*evname));
+	w->fshown = calloc((size_t)w->nfiles + 1, sizeof(*w->fshown));
+	if (sorted == NULL || evname == NULL || w->fshown == NULL ||
+	    event_names(w, evname) != 0)
+		goto nomem;
+	for (j = 0; j < w->callsetcap; j++)
+		if (w->callset[j].call != 0)
+			w->calls[w->callset[j].call - 1].count =
+			    w->callset[j].count;
+	for (c = 0; c < w->ncalls; c++) {
+		sorted[c].from = w->calls[c].from;
+		sorted[c].to = w->calls[c].to;
+		sorted[c].call = c;
+	}
+	qsort(sorted, w->ncalls, sizeof(*sorted), call_cmp);
 
+	put_header(w, w->opts, evname, w->total);
 	if (below != PDB_NONE) {
-		put_file(&w, "fl", w.fns[below].file);
-		lastfile = w.fns[below].file;
-		put_fn(&w, "fn", below);
-		put_costs(&w, 0, self + (size_t)below * w.nev);
-		put_file(&w, "cfl", w.fns[root_fn].file);
-		put_fn(&w, "cfn", root_fn);
-		calls = node_calls(&w, order[0]);
+		put_file(w, "fl", w->fns[below].file);
+		lastfile = w->fns[below].file;
+		put_fn(w, "fn", below);
+		put_costs(w, 0, w->self + (size_t)below * w->nev);
+		put_file(w, "cfl", w->fns[w->root_fn].file);
+		put_fn(w, "cfn", w->root_fn);
 		fprintf(out, "calls=%" PRIu64 " %" PRIu64 "\n",
-		    calls > 0 ? calls : 1, w.fns[root_fn].line);
-		put_costs(&w, 0, acc);
+		    w->root_calls > 0 ? w->root_calls : 1,
+		    w->fns[w->root_fn].line);
+		put_costs(w, 0, w->total);
 		putc('\n', out);
 	}
-	for (f = 0, k = 0; f < w.nfns; f++) {
+	for (f = 0, k = 0; f < w->nfns; f++) {
 		if (f == below)
 			continue;
-		if (w.fns[f].file != lastfile) {
-			put_file(&w, "fl", w.fns[f].file);
-			lastfile = w.fns[f].file;
+		if (w->fns[f].file != lastfile) {
+			put_file(w, "fl", w->fns[f].file);
+			lastfile = w->fns[f].file;
 		}
-		put_fn(&w, "fn", f);
-		put_costs(&w, w.fns[f].line, self + (size_t)f * w.nev);
-		while (k < ne && edges[k].from == f) {
-			uint32_t to = edges[k].to;
+		put_fn(w, "fn", f);
+		put_costs(w, w->fns[f].line, w->self + (size_t)f * w->nev);
+		for (; k < w->ncalls && sorted[k].from == f; k++) {
+			const struct call *call = &w->calls[sorted[k].call];
+			uint32_t to = call->to;
 
-			memset(acc, 0, w.nev * sizeof(*acc));
-			calls = 0;
-			for (; k < ne && edges[k].from == f &&
-			    edges[k].to == to; k++) {
-				n = edges[k].node;
-				calls += node_calls(&w, n);
-				if (outer[n])
-					add_events(&w, acc,
-					    inc + (size_t)n * w.nm);
-			}
-			put_file(&w, "cfl", w.fns[to].file);
-			put_fn(&w, "cfn", to);
+			put_file(w, "cfl", w->fns[to].file);
+			put_fn(w, "cfn", to);
 			fprintf(out, "calls=%" PRIu64 " %" PRIu64 "\n",
-			    calls > 0 ? calls : 1, w.fns[to].line);
-			put_costs(&w, w.fns[f].line, acc);
+			    call->count > 0 ? call->count : 1,
+			    w->fns[to].line);
+			put_costs(w, w->fns[f].line, w->callinc +
+			    (size_t)sorted[k].call * w->nev);
 		}
 		putc('\n', out);
 	}
-	memset(acc, 0, w.nev * sizeof(*acc));
-	add_events(&w, acc, inc + (size_t)order[0] * w.nm);
 	fputs("totals:", out);
-	for (i = 0; i < w.nev; i++)
-		fprintf(out, " %" PRId64, acc[i]);
+	for (c = 0; c < w->nev; c++)
+		fprintf(out, " %" PRId64, w->total[c]);
 	putc('\n', out);
 	rc = ferror(out) ? pdb_seterr(db, PDB_EIO, "write error") : PDB_OK;
 	goto done;
 nomem:
 	rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 done:
-	free(order);
-	free(bfid);
-	free(fid);
-	free(outer);
-	free(edges);
+	free(sorted);
 	free(evname);
-	free(acc);
-	free(inc);
-	free(self);
-	free(active);
-	free(path);
-	free(w.ev);
-	free(w.callm);
-	free(w.arena);
-	free(w.tmp);
-	free(w.bases);
-	free(w.fns);
-	free(w.tup);
-	free(w.files);
-	free(w.fshown);
-	htab_free(&w.names);
-	htab_free(&w.tuples);
-	htab_free(&w.fileset);
+	return rc;
+}
+
+/* A batch of nodes, without a call through the reader's sink each. */
+static int
+cg_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
+{
+	size_t i, k;
+	int rc;
+
+	for (i = 0; i < b->n; i++) {
+		*done = i;
+		if ((rc = cg_enter(arg, db, b->cc[i], b->values +
+		    i * b->stride)) != PDB_OK)
+			return rc;
+		for (k = 0; k < b->exits[i]; k++)
+			if ((rc = cg_exit(arg, db)) != PDB_OK)
+				return rc;
+	}
+	return PDB_OK;
+}
+
+struct pdb_callgrind *
+pdb_callgrind_new(const struct pdb_opts *opts)
+{
+	static const struct pdb_opts noopts;
+	struct pdb_callgrind *w;
+
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		return NULL;
+	w->opts = opts != NULL ? opts : &noopts;
+	w->sink.begin = cg_begin;
+	w->sink.enter = cg_enter;
+	w->sink.exit = cg_exit;
+	w->sink.nodes = cg_nodes;
+	w->sink.arg = w;
+	return w;
+}
+
+const struct pdb_sink *
+pdb_callgrind_sink(struct pdb_callgrind *w)
+{
+	return &w->sink;
+}
+
+uint64_t
+pdb_callgrind_nodes(const struct pdb_callgrind *w)
+{
+	return w->nodes;
+}
+
+void
+pdb_callgrind_free(struct pdb_callgrind *w)
+{
+	if (w == NULL)
+		return;
+	free(w->ev);
+	free(w->callm);
+	free(w->arena);
+	free(w->tmp);
+	free(w->bases);
+	free(w->bfid);
+	free(w->fns);
+	free(w->tup);
+	free(w->key);
+	htab_free(&w->tuples);
+	htab_free(&w->names);
+	free(w->files);
+	free(w->fshown);
+	htab_free(&w->fileset);
+	free(w->self);
+	free(w->active);
+	free(w->calls);
+	free(w->callinc);
+	free(w->callset);
+	free(w->path);
+	free(w->inc);
+	free(w->total);
+	free(w->range);
+	free(w->zeros);
+	free(w);
+}
+
+/* A tree: its events through the streaming writer. */
+static int
+cg_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
+{
+	struct pdb_callgrind *w;
+	int rc;
+
+	if ((w = pdb_callgrind_new(opts)) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	if ((rc = pdb_replay(db, &w->sink)) == PDB_OK)
+		rc = pdb_callgrind_finish(w, out);
+	pdb_callgrind_free(w);
 	return rc;
 }

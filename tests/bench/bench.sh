@@ -181,6 +181,11 @@ for s in $SIZES; do
 			row ccs-hot "$fmt" "$f" "$n" \
 			    "$(run "'$BIN/ccs-hot' -n 10 '$f'")"
 		fi
+		# Streams too, but for folded.
+		if [ "$fmt" != folded ] || le "$s" "$TREE_MAX"; then
+			row ccs2callgrind "$fmt" "$f" "$n" \
+			    "$(run "'$BIN/ccs2callgrind' -o /dev/null '$f'")"
+		fi
 		if [ "$fmt" = dump ] && [ "$s" = "$(echo $SIZES | awk '{ print $NF }')" ]; then
 			row "ccs-flat (pipe)" "$fmt" "$f" "$n" \
 			    "$(run "cat '$f' | '$BIN/ccs-flat' -")"

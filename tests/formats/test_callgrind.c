@@ -405,3 +405,184 @@ Test(callgrind, deep_chain, .timeout = 60)
 	free(out);
 	pdb_free(db);
 }
+
+/* ---- the writer as a sink ---- */
+
+/*
+ * Feed the nodes of db's tree to sink with the handle h, which has db's
+ * cost centres and no tree: one event at a time, or as one batch.
+ */
+static int
+feed(const struct pdb *db, struct pdb *h, const struct pdb_sink *sink,
+    int batch)
+{
+	uint32_t nn = pdb_node_count(db), n, depth = 0, i = 0;
+	unsigned nm = pdb_metric_count(db);
+	uint32_t *cc = calloc(nn + 1, sizeof(*cc));
+	int64_t *values = calloc((size_t)nn * nm + 1, sizeof(*values));
+	size_t *exits = calloc(nn + 1, sizeof(*exits)), k, done;
+	uint32_t *depths = calloc(nn + 1, sizeof(*depths));
+	struct pdb_batch b;
+	int rc;
+
+	cr_assert(cc != NULL && values != NULL && exits != NULL &&
+	    depths != NULL);
+	for (n = pdb_walk_first(db, &depth); n != PDB_NONE;
+	    n = pdb_walk_next(db, n, &depth), i++) {
+		cc[i] = pdb_node_cc(db, n);
+		depths[i] = depth;
+		memcpy(values + (size_t)i * nm, pdb_node_values(db, n),
+		    nm * sizeof(*values));
+	}
+	for (i = 0; i < nn; i++)
+		exits[i] = i + 1 < nn ? depths[i] + 1 - depths[i + 1] :
+		    depths[i] + 1;
+	if ((rc = sink->begin(sink->arg, h)) != PDB_OK)
+		goto out;
+	if (batch) {
+		b.n = nn;
+		b.cc = cc;
+		b.values = values;
+		b.stride = nm;
+		b.exits = exits;
+		rc = sink->nodes(sink->arg, h, &b, &done);
+		goto out;
+	}
+	for (i = 0; i < nn; i++) {
+		if ((rc = sink->enter(sink->arg, h, cc[i], values +
+		    (size_t)i * nm)) != PDB_OK)
+			goto out;
+		for (k = 0; k < exits[i]; k++)
+			if ((rc = sink->exit(sink->arg, h)) != PDB_OK)
+				goto out;
+	}
+out:
+	free(cc);
+	free(values);
+	free(exits);
+	free(depths);
+	return rc;
+}
+
+/* The events of db's tree through the streaming writer; malloc'd text. */
+static char *
+stream_cg(const struct pdb *db, unsigned context, int batch, int *rc)
+{
+	struct pdb_callgrind_opts co = { .context = context };
+	struct pdb_opts opts = { .writer_opts = &co };
+	struct pdb *h = pdb_clone_empty(db);
+	struct pdb_callgrind *w = pdb_callgrind_new(&opts);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	cr_assert(h != NULL && w != NULL);
+	*rc = feed(db, h, pdb_callgrind_sink(w), batch);
+	cr_assert_eq(*rc, PDB_OK, "%s", pdb_errmsg(h));
+	cr_assert_eq(pdb_callgrind_nodes(w), pdb_node_count(db));
+	cr_assert((f = open_memstream(&buf, &len)) != NULL);
+	*rc = pdb_callgrind_finish(w, f);
+	fclose(f);
+	cr_assert_eq(*rc, PDB_OK, "%s", pdb_errmsg(h));
+	/* The writer kept no tree on the handle. */
+	cr_assert_eq(pdb_node_count(h), 0);
+	pdb_callgrind_free(w);
+	pdb_free(h);
+	return buf;
+}
+
+/*
+ * Events alone, one by one and in a batch, give the file the tree gives:
+ * recursion, a recursive root, call counts, context.
+ */
+Test(callgrind, stream_without_tree)
+{
+	static const struct {
+		const char	*spec;
+		int		 entries;
+	} cases[] = {
+		{ "main;a;b;a;c 10\nmain;a;b 1\nmain 2", 0 },
+		{ "main;a;a 4\nmain;a;main 3\nmain 1", 1 },
+		{ "main;f;g;f;g;h 5\nmain;g;f 2\nmain;h;h;h 7\nmain;f 1", 1 },
+	};
+	size_t i;
+	unsigned context;
+	int batch, rc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pdb *db = tree(cases[i].spec, cases[i].entries);
+
+		for (context = 0; context <= 2; context++) {
+			char *want = write_cg(db, context, NULL, &rc);
+
+			cr_assert_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
+			for (batch = 0; batch <= 1; batch++) {
+				char *got = stream_cg(db, context, batch, &rc);
+
+				cr_expect_str_eq(got, want, "case %zu, context "
+				    "%u, batch %d", i, context, batch);
+				free(got);
+			}
+			free(want);
+		}
+		pdb_free(db);
+	}
+}
+
+/* The stream's errors are the tree builder's, and an empty stream
+ * writes nothing. */
+Test(callgrind, stream_errors)
+{
+	struct pdb *db = pdb_new();
+	struct pdb_callgrind *w;
+	const struct pdb_sink *s;
+	uint32_t a, b;
+	unsigned m;
+	int64_t big = INT64_MAX, one = 1;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &m) == 0);
+	cr_assert(pdb_cc_intern(db, "a", "M", "", 0, &a) == 0);
+	cr_assert(pdb_cc_intern(db, "b", "M", "", 0, &b) == 0);
+
+	/* A second root. */
+	cr_assert((w = pdb_callgrind_new(NULL)) != NULL);
+	s = pdb_callgrind_sink(w);
+	cr_assert_eq(s->begin(s->arg, db), PDB_OK);
+	cr_assert_eq(s->enter(s->arg, db, a, &one), PDB_OK);
+	cr_assert_eq(s->exit(s->arg, db), PDB_OK);
+	cr_expect_eq(s->enter(s->arg, db, b, &one), PDB_EFORMAT);
+	cr_expect_str_eq(pdb_errmsg(db), "profile has more than one root");
+	/* More exits than enters. */
+	cr_expect_eq(s->exit(s->arg, db), PDB_EINVAL);
+	cr_expect_str_eq(pdb_errmsg(db), "exit without enter");
+	/* A cost centre the handle does not have. */
+	cr_expect_eq(s->enter(s->arg, db, b + 1, &one), PDB_EINVAL);
+	cr_expect_str_eq(pdb_errmsg(db), "cost centre 2 out of range");
+	pdb_callgrind_free(w);
+
+	/* Sums beyond 64 bits, as the builder reports them. */
+	cr_assert((w = pdb_callgrind_new(NULL)) != NULL);
+	s = pdb_callgrind_sink(w);
+	cr_assert_eq(s->begin(s->arg, db), PDB_OK);
+	cr_assert_eq(s->enter(s->arg, db, a, &big), PDB_OK);
+	cr_expect_eq(s->enter(s->arg, db, b, &one), PDB_EFORMAT);
+	cr_expect_str_eq(pdb_errmsg(db), "64-bit overflow summing 'ticks' at "
+	    "cost centre 'M.b'");
+	pdb_callgrind_free(w);
+
+	/* No events: nothing to write, and nothing written. */
+	cr_assert((w = pdb_callgrind_new(NULL)) != NULL);
+	s = pdb_callgrind_sink(w);
+	cr_assert_eq(s->begin(s->arg, db), PDB_OK);
+	cr_assert((f = open_memstream(&buf, &len)) != NULL);
+	cr_expect_eq(pdb_callgrind_finish(w, f), PDB_EINVAL);
+	cr_expect_str_eq(pdb_errmsg(db), "nothing to write: empty profile");
+	fclose(f);
+	cr_expect_eq(len, 0);
+	free(buf);
+	pdb_callgrind_free(w);
+	pdb_free(db);
+}

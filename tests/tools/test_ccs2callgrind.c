@@ -938,3 +938,47 @@ Test(ccs2callgrind, exclude_keeps_totals)
 	cr_expect(strstr(r.out, "\n13 46 203702712\n") != NULL, "%s", r.out);
 	run_free(&r);
 }
+
+/*
+ * A format whose tree is its stream goes to the writer as it is read;
+ * folded stacks, selection and pruning build the tree first.  Both ways
+ * give the same file, from a file and from a pipe, with and without
+ * context: --exclude with a pattern that matches nothing makes the tree.
+ */
+Test(ccs2callgrind, stream_and_tree_agree, .timeout = 120)
+{
+	static const char *const formats[] = { "pgcl", "dump", "ghc-prof",
+	    "ghc-json", "folded", "json" };
+	static const char *const contexts[] = { "", "--context 2" };
+	char *gen = write_temp("", 0, NULL), *a = write_temp("", 0, NULL),
+	    *b = write_temp("", 0, NULL);
+	struct run r;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		run(&r, "ccs-gen -q -t %s -n 3000 --seed %zu -o %s",
+		    formats[i], i + 3, gen);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		run_free(&r);
+		for (k = 0; k < sizeof(contexts) / sizeof(contexts[0]); k++) {
+			run(&r, "ccs2callgrind %s %s -o %s && "
+			    "ccs2callgrind %s --exclude no-such-cc %s -o %s && "
+			    "cmp %s %s && ccs2callgrind %s - <%s | cmp - %s",
+			    contexts[k], gen, a, contexts[k], gen, b, a, b,
+			    contexts[k], gen, a);
+			cr_expect_eq(r.status, 0, "%s %s: %s", formats[i],
+			    contexts[k], r.err);
+			run_free(&r);
+		}
+		/* The file is a real one: it has calls. */
+		run(&r, "grep -c '^calls=' %s", a);
+		cr_expect_gt(atoi(r.out), 100, "%s: %s", formats[i], r.out);
+		run_free(&r);
+	}
+	unlink(gen);
+	unlink(a);
+	unlink(b);
+	free(gen);
+	free(a);
+	free(b);
+}
