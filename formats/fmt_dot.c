@@ -80,7 +80,7 @@ struct dot {
 	int			 count;		/* m is a count metric */
 	int64_t			 total;
 	uint32_t		 nn, ncc;
-	int64_t			*inc;		/* pdb_inclusive_new() */
+	int64_t			*inc;		/* pdb_inclusive_of() m */
 	uint32_t		*order;		/* nodes in pre-order */
 	uint32_t		*depth;		/* depth of order[i] */
 	uint32_t		 maxdepth;
@@ -446,22 +446,21 @@ prepare(struct dot *d)
 
 	d->nn = pdb_node_count(db);
 	d->ncc = pdb_cc_count(db);
-	d->inc = pdb_inclusive_new(db);
+	d->inc = pdb_inclusive_of(db, d->m);
 	d->order = malloc((size_t)d->nn * sizeof(*d->order));
 	d->depth = malloc((size_t)d->nn * sizeof(*d->depth));
 	d->incl = calloc(d->nn, 1);
 	d->isub = calloc(d->nn, sizeof(*d->isub));
 	d->icost = calloc(d->nn, sizeof(*d->icost));
 	d->armn = calloc(d->nn, 1);
-	d->arm = malloc((size_t)d->nn * sizeof(*d->arm));
 	d->focuscc = calloc(d->ncc + 1, 1);
 	d->hotcc = calloc(d->ncc + 1, 1);
 	if (d->inc == NULL || d->order == NULL || d->depth == NULL ||
 	    d->incl == NULL || d->isub == NULL || d->icost == NULL ||
-	    d->armn == NULL || d->arm == NULL || d->focuscc == NULL ||
+	    d->armn == NULL || d->focuscc == NULL ||
 	    d->hotcc == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	d->total = d->inc[d->m];
+	d->total = d->inc[0];
 	/* Every sum below adds up own costs of some nodes: if the absolute
 	 * values of all of them fit in 64 bits, so does each sum. */
 	for (n = 0; n < d->nn; n++) {
@@ -545,7 +544,12 @@ prepare(struct dot *d)
 	d->nset = d->nn > 0 ? d->isub[d->order[0]] : 0;
 
 	if (o->flags & (PDB_DOT_HOT | PDB_DOT_HOT_ONLY)) {
-		d->narm = pdb_expensive_arm(db, d->inc, d->m, d->arm, d->nn);
+		/* An arm is a path: at most maxdepth + 1 nodes. */
+		if ((d->arm = malloc(((size_t)d->maxdepth + 1) *
+		    sizeof(*d->arm))) == NULL)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		d->narm = pdb_expensive_arm_of(db, d->inc, d->arm,
+		    (size_t)d->maxdepth + 1);
 		for (k = 0; k < d->narm; k++) {
 			d->armn[d->arm[k]] = 1;
 			cc = pdb_node_cc(db, d->arm[k]);
@@ -595,7 +599,7 @@ aggregate(struct dot *d)
 		if (!synthetic(d, cc)) {
 			d->self[cc] += own(d, n);
 			if (onpath[cc] == 0)
-				d->inh[cc] += d->inc[(size_t)n * d->nm + d->m];
+				d->inh[cc] += d->inc[n];
 			if (d->isub[n] > 0)
 				d->present[cc] = 1;
 		}
@@ -1035,7 +1039,7 @@ build_tree(struct dot *d, Agraph_t **gp)
 		hidden_cost += own(d, n);
 		if ((o->flags & PDB_DOT_HOT_ONLY) && !d->armn[n])
 			continue;
-		w = d->count ? own(d, n) : d->inc[(size_t)n * d->nm + d->m];
+		w = d->count ? own(d, n) : d->inc[n];
 		picks[npick].id = n;
 		picks[npick].forced = hotmode && d->armn[n];
 		picks[npick].w = fabs((double)w);
@@ -1078,12 +1082,12 @@ build_tree(struct dot *d, Agraph_t **gp)
 			sb_value(&b, d, own(d, n));
 			sb_nl(&b);
 			sb_add(&b, "inclusive ", 10);
-			sb_value(&b, d, d->inc[(size_t)n * d->nm + d->m]);
+			sb_value(&b, d, d->inc[n]);
 		}
 		if (b.oom)
 			goto oom;
 		set(gn, "label", b.s);
-		w = d->count ? own(d, n) : d->inc[(size_t)n * d->nm + d->m];
+		w = d->count ? own(d, n) : d->inc[n];
 		style_node(gn, frac(w, d->total), hl && d->armn[n]);
 		if (p != PDB_NONE && gnode[p] != NULL) {
 			ge = agedge(g, gnode[p], gn, NULL, 1);
