@@ -147,50 +147,66 @@ fail:
  * One column of the data, in pre-order: "[x,y,...]" of node cc (col -2),
  * child count (-1) or value of metric col.
  */
-static void
-add_column(struct pdb_text *t, const struct pdb *db, int col)
+/* Write what t holds to out and empty it; 0, or -1 when t failed. */
+static int
+flush_text(struct pdb_text *t, FILE *out)
+{
+	if (t->err)
+		return -1;
+	fwrite(t->p, 1, t->len, out);
+	t->len = 0;
+	return 0;
+}
+
+/* A column of a number per node, in pre-order: -2 the cost centres, -1
+ * the child counts, else the values of metric col; through t to out. */
+static int
+put_column(struct pdb_text *t, FILE *out, const struct pdb *db, int col)
 {
 	uint32_t n;
 	int64_t x;
 	int first = 1;
 
 	pdb_text_add(t, "[", 1);
-	for (n = pdb_walk_first(db, NULL); n != PDB_NONE && !t->err;
+	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
 	    n = pdb_walk_next(db, n, NULL)) {
 		x = col == -2 ? (int64_t)pdb_node_cc(db, n) : col == -1 ?
 		    (int64_t)pdb_node_child_count(db, n) :
 		    pdb_node_value(db, n, (unsigned)col);
+		if (t->len > 60000 && flush_text(t, out) != 0)
+			return -1;
 		if (!pdb_text_room(t, 22))
-			break;
+			return -1;
 		if (!first)
 			t->p[t->len++] = ',';
 		first = 0;
 		t->len = (size_t)(pdb_put_decimal(t->p + t->len, x) - t->p);
 	}
-	pdb_text_add(t, "]", 1);
+	return pdb_text_add(t, "]", 1);
 }
 
 /*
- * The JSON text, with every '<' escaped; malloc'd, or NULL when out of
- * memory.  The names go through Jansson; the columns of numbers, which
- * Jansson would hold at some 40 bytes a number, are written straight
- * into the text, in the order Jansson wrote them.
+ * The JSON text, with every '<' escaped, written to out.  The names go
+ * through Jansson; the columns of numbers, which Jansson would hold at
+ * some 40 bytes a number, are written as the tree is walked, in the
+ * order Jansson wrote them.  Returns 0, or -1 when out of memory.
  */
-static char *
-data_text(struct pdb *db)
+static int
+put_data(struct pdb *db, FILE *out)
 {
 	json_t *doc;
 	struct pdb_text t = { NULL, 0, 0, 0 };
 	unsigned m, nm = pdb_metric_count(db);
 	char *s;
 	size_t n, i;
+	int rc = -1;
 
 	if ((doc = build_head(db)) == NULL)
-		return NULL;
+		return -1;
 	s = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(doc);
 	if (s == NULL)
-		return NULL;
+		return -1;
 	/* All but its closing brace. */
 	n = strlen(s) - 1;
 	for (i = 0; i < n; i++) {
@@ -201,21 +217,45 @@ data_text(struct pdb *db)
 	}
 	free(s);
 	pdb_text_add(&t, ",\"cc\":", 6);
-	add_column(&t, db, -2);
+	if (put_column(&t, out, db, -2) != 0)
+		goto out;
 	pdb_text_add(&t, ",\"kids\":", 8);
-	add_column(&t, db, -1);
+	if (put_column(&t, out, db, -1) != 0)
+		goto out;
 	pdb_text_add(&t, ",\"values\":[", 11);
 	for (m = 0; m < nm; m++) {
 		if (m > 0)
 			pdb_text_add(&t, ",", 1);
-		add_column(&t, db, (int)m);
+		if (put_column(&t, out, db, (int)m) != 0)
+			goto out;
 	}
 	pdb_text_add(&t, "]}", 2);
-	if (t.err) {
-		free(t.p);
-		return NULL;
-	}
-	return t.p;
+	rc = flush_text(&t, out);
+out:
+	free(t.p);
+	return rc;
+}
+
+/*
+ * The data's place in the page: the page is made with this in the data's
+ * <script> and written with the data instead, so that the data, most of
+ * the page, is never held.  A '<' in text outside a script is written as
+ * "&lt;", so a name that holds the mark never makes a second one.
+ */
+#define DATA_MARK	"<ccs-profile-data/>"
+
+/* The first DATA_MARK, which begins with a '<', in p[0..len), or NULL
+ * (memmem() is not POSIX). */
+static const char *
+find_mark(const char *p, size_t len)
+{
+	size_t n = strlen(DATA_MARK);
+	const char *end = p + len, *q;
+
+	for (; (q = memchr(p, '<', (size_t)(end - p))) != NULL; p = q + 1)
+		if ((size_t)(end - q) >= n && memcmp(q, DATA_MARK, n) == 0)
+			return q;
+	return NULL;
 }
 
 static xmlNodePtr
@@ -230,19 +270,15 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	xmlDocPtr doc;
 	xmlNodePtr html, head, body, n, script;
 	const char *prog = pdb_meta_get(db, "program");
-	char *json, title[256];
 	xmlOutputBufferPtr ob;
-	const xmlChar *mem;
-	int len, rc = PDB_OK;
+	const char *mem, *mark;
+	char title[256];
+	size_t len, at;
+	int rc = PDB_OK;
 
 	(void)opts;
-	if ((json = data_text(db)) == NULL)
+	if ((doc = htmlNewDocNoDtD(NULL, NULL)) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	doc = htmlNewDocNoDtD(NULL, NULL);
-	if (doc == NULL) {
-		free(json);
-		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	}
 	xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
 	html = xmlNewNode(NULL, BAD_CAST "html");
 	xmlDocSetRootElement(doc, html);
@@ -268,11 +304,10 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	child(body, "noscript", "This viewer needs JavaScript.");
 	n = xmlNewChild(body, NULL, BAD_CAST "div", NULL);
 	xmlNewProp(n, BAD_CAST "id", BAD_CAST "app");
-	script = child(body, "script", json);
+	script = child(body, "script", DATA_MARK);
 	xmlNewProp(script, BAD_CAST "type", BAD_CAST "application/json");
 	xmlNewProp(script, BAD_CAST "id", BAD_CAST "profile-data");
 	child(body, "script", (const char *)ccs_viewer_js);
-	free(json);
 	/*
 	 * Serialise as UTF-8, the page's charset, with no encoder: the
 	 * default, "HTML", writes every non-ASCII character as an entity,
@@ -288,14 +323,30 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	htmlDocContentDumpFormatOutput(ob, doc, "UTF-8", 1);
 	xmlOutputBufferFlush(ob);
 	xmlFreeDoc(doc);
-	mem = xmlOutputBufferGetContent(ob);
-	len = (int)xmlOutputBufferGetSize(ob);
+	mem = (const char *)xmlOutputBufferGetContent(ob);
+	len = xmlOutputBufferGetSize(ob);
 	if (ob->error || mem == NULL) {
 		xmlOutputBufferClose(ob);
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	}
-	if (fwrite(mem, 1, (size_t)len, out) != (size_t)len || ferror(out))
-		rc = pdb_seterr(db, PDB_EIO, "%s", strerror(errno));
+	/* The page around the data, the data in the mark's place. */
+	mark = find_mark(mem, len);
+	if (mark == NULL || find_mark(mark + 1, len - (size_t)(mark - mem) -
+	    1) != NULL) {
+		xmlOutputBufferClose(ob);
+		return pdb_seterr(db, PDB_EINVAL, "the viewer's page has no "
+		    "single place for the profile");
+	}
+	at = (size_t)(mark - mem);
+	fwrite(mem, 1, at, out);
+	if (put_data(db, out) != 0)
+		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	else {
+		at += strlen(DATA_MARK);
+		fwrite(mem + at, 1, len - at, out);
+		if (ferror(out))
+			rc = pdb_seterr(db, PDB_EIO, "%s", strerror(errno));
+	}
 	xmlOutputBufferClose(ob);
 	return rc;
 }

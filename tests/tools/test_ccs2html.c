@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
 #include <libxml/HTMLparser.h>
 #include <libxml/xpath.h>
 
@@ -104,6 +105,52 @@ Test(ccs2html, names_cannot_leave_the_data_island)
 	run_free(&r);
 	unlink(in);
 	free(in);
+}
+
+/*
+ * The page is made with a mark where the data goes, and written with the
+ * data instead.  A program and a cost centre named as the mark change
+ * nothing: the data island is one, whole, and holds them.
+ */
+Test(ccs2html, names_like_the_data_mark)
+{
+	char *dir = make_temp_dir(), *text;
+	struct run r;
+	xmlDocPtr doc;
+	xmlXPathObjectPtr o;
+	json_t *data;
+	json_error_t err;
+
+	run(&r, "ccs-convert -t json tests/data/ghc/mj.P.prof | sed "
+	    "'s|\"program\":\"mj\"|\"program\":\"<ccs-profile-data/>\"|; "
+	    "s|\"label\":\"rev\"|\"label\":\"<ccs-profile-data/>\"|' "
+	    "> %s/p.json && ccs2html %s/p.json", dir, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	doc = htmlReadMemory(r.out, (int)r.outlen, "p.html", "utf-8",
+	    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+	cr_assert(doc != NULL);
+	o = xpath(doc, "//script[@type='application/json']");
+	cr_assert(o != NULL && o->nodesetval != NULL &&
+	    o->nodesetval->nodeNr == 1);
+	text = (char *)xmlNodeGetContent(o->nodesetval->nodeTab[0]);
+	data = json_loads(text, 0, &err);
+	cr_assert(data != NULL, "%s", err.text);
+	cr_expect_str_eq(json_string_value(json_object_get(data, "program")),
+	    "<ccs-profile-data/>");
+	cr_expect(strstr(text, "[\"\\u003cccs-profile-data/>\",\"Main\"") !=
+	    NULL, "%.300s", text);
+	cr_expect_eq(json_array_size(json_object_get(data, "cc")),
+	    json_array_size(json_object_get(data, "kids")));
+	cr_expect_gt(json_array_size(json_object_get(data, "cc")), 5);
+	json_decref(data);
+	xmlFree(text);
+	xmlXPathFreeObject(o);
+	cr_expect_eq(count(doc, "//title"), 1);
+	xmlFreeDoc(doc);
+	cr_expect(strstr(r.out, "<title>&lt;ccs-profile-data/&gt;") != NULL);
+	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 }
 
 /* Selection and pruning options act as ccs-select and ccs-prune do. */
