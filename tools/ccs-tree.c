@@ -42,9 +42,8 @@ enum { OPT_DEPTH = OPT_TOOL_BASE, OPT_HIDE_PCT };
 struct tree {
 	struct pdb	*db;
 	FILE		*out;
-	int64_t		*inc;		/* inclusive: node * nmetrics + metric */
+	int64_t		*inc[MAXSHOW];	/* inclusive, of each metric shown */
 	uint64_t	*size;		/* nodes in each subtree */
-	unsigned	 nm;		/* metrics in the profile */
 	unsigned	 show[MAXSHOW];	/* metrics shown */
 	unsigned	 nshow;
 	int64_t		 total[MAXSHOW];
@@ -185,7 +184,7 @@ shown(const struct tree *t, uint32_t n, long long lvl)
 	if (t->minpct <= 0)
 		return 1;
 	for (i = 0; i < t->nshow; i++) {
-		int64_t v = t->inc[(size_t)n * t->nm + t->show[i]];
+		int64_t v = t->inc[i][n];
 		double p = t->total[i] == 0 ? 0.0 :
 		    (double)v / (double)t->total[i] * 100.0;
 
@@ -228,7 +227,7 @@ note_hidden(struct tree *t, uint32_t n, long long lvl)
 		t->hcnt[slot] += t->size[c];
 		for (i = 0; i < t->nshow; i++)
 			t->hsum[slot * t->nshow + i] +=
-			    t->inc[(size_t)c * t->nm + t->show[i]];
+			    t->inc[i][c];
 	}
 }
 
@@ -277,7 +276,7 @@ row(struct tree *t, long long lvl, uint32_t n, uint64_t nhidden,
 			}
 			x = n == PDB_NONE ? hidden[i] : k == 0 ?
 			    own[t->show[i]] :
-			    t->inc[(size_t)n * t->nm + t->show[i]];
+			    t->inc[i][n];
 			tool_fmt_int(v[k][i], NUMLEN, x);
 			fmt_pct(p[k][i], x, t->total[i]);
 		}
@@ -509,15 +508,15 @@ main(int argc, char *argv[])
 	if (tool_metric(&c, t.db) < 0)
 		goto done;
 	choose_metrics(&t, &c);
-	t.nm = pdb_metric_count(t.db);
 	t.entries = pdb_metric_find(t.db, "entries");
-	if ((t.inc = pdb_inclusive_new(t.db)) == NULL) {
-		tool_warnx("out of memory");
-		goto done;
-	}
 	/* Percentages are of the whole tree, the root's inherited cost. */
-	for (i = 0; i < t.nshow; i++)
-		t.total[i] = t.inc[t.show[i]];
+	for (i = 0; i < t.nshow; i++) {
+		if ((t.inc[i] = pdb_inclusive_of(t.db, t.show[i])) == NULL) {
+			tool_warnx("out of memory");
+			goto done;
+		}
+		t.total[i] = t.inc[i][0];
+	}
 	subtree_sizes(&t);
 	t.wl = width("COST CENTRE");
 	t.wm = width("MODULE");
@@ -535,7 +534,8 @@ main(int argc, char *argv[])
 	walk(&t);
 	rc = tool_output_close(&c, t.out) == 0 ? TOOL_OK : TOOL_ERR;
 done:
-	free(t.inc);
+	for (i = 0; i < t.nshow; i++)
+		free(t.inc[i]);
 	free(t.size);
 	free(t.hcnt);
 	free(t.hsum);
