@@ -97,7 +97,7 @@ load(struct tool_common *c, struct pdb *db, const char *path,
 {
 	struct stream s;
 	uint64_t nodes;
-	int rc;
+	int built, rc;
 
 	memset(&s, 0, sizeof(s));
 	s.c = c;
@@ -105,7 +105,8 @@ load(struct tool_common *c, struct pdb *db, const char *path,
 	s.sink.begin = s_begin;
 	s.sink.arg = &s;
 	rc = pdb_read_stream(db, path, c->informat, &c->opts, &s.sink, &s.fmt);
-	if (s.b != NULL) {
+	built = s.b != NULL;
+	if (built) {
 		pdb_builder_free(s.b);
 		if (rc == PDB_OK && pdb_node_count(db) > 0)
 			rc = pdb_replay(db, pdb_callgrind_sink(cg));
@@ -116,7 +117,7 @@ load(struct tool_common *c, struct pdb *db, const char *path,
 		tool_pdberr(db);
 		exit(TOOL_ERR);
 	}
-	nodes = s.b != NULL ? pdb_node_count(db) : pdb_callgrind_nodes(cg);
+	nodes = built ? pdb_node_count(db) : pdb_callgrind_nodes(cg);
 	if (nodes == 0) {
 		tool_warnx("%s: no stacks in profile", strcmp(path, "-") == 0 ?
 		    "<stdin>" : path);
