@@ -2,118 +2,376 @@
 /*
  * Copyright (c) 2026 The ccstools authors
  *
- * The inverted call graph of one cost centre: its calling contexts, read
- * from the back pointers of each outermost occurrence and merged into a
- * tree rooted at the cost centre.  Inner occurrences (recursion left
+ * The inverted call graph of a cost centre: its calling contexts, read
+ * from the open path at each outermost occurrence and merged into a tree
+ * rooted at the cost centre.  Inner occurrences (recursion left
  * uncompressed) are inside an outer one's inclusive cost already; their
  * own count metrics (entries) go to the outermost occurrence above them,
  * so that a context counts every entry made through it.
+ *
+ * It is a sink (pdb_callers_sink()), so that a profile whose tree is its
+ * stream need never be a tree: memory is the path and the contexts.  The
+ * cost centres it looks for are those a predicate picks, asked once for
+ * each cost centre as it first comes, so that several cost centres (one
+ * name for the user) count as one: only the outermost occurrence of any
+ * of them opens a context.  The contexts are kept apart from any handle
+ * and made a tree at the end, when every cost centre is known (GHC's
+ * text report adds them as the stream goes).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pdb_int.h"
 
-/* Add node n's count metrics, or its cost metrics, to vals. */
+/* A node of the inverted tree, by (parent, cost centre). */
+struct slot {
+	uint64_t	 key;		/* parent << 32 | cc */
+	uint32_t	 node;		/* node + 1; 0 = empty */
+};
+
+struct pdb_callers {
+	pdb_callers_match_fn *match;
+	void		*arg;
+	struct pdb_sink	 sink;
+	enum pdb_kind	*kinds;		/* of each metric, from begin on */
+	unsigned	 nm;
+	int		 check;		/* values unchecked: a reader's */
+	uint64_t	*range;		/* per metric: pdbi_sum_add()'s sums */
+	int64_t		*zeros;		/* the values of an event without */
+
+	signed char	*picked;	/* by cost centre; -1: not asked yet */
+	size_t		 npicked, cappicked;
+
+	/* The open path: cost centre, and occurrences of the picked ones
+	 * down to each depth. */
+	uint32_t	*pathcc, *occ;
+	size_t		 cappath, capocc, depth;
+	uint64_t	 nodes;
+	uint32_t	 outer;		/* depth of the open outermost one */
+	uint32_t	 t;		/* its context's node */
+	int64_t		*cost;		/* the cost metrics of its subtree */
+	uint64_t	 found;		/* outermost occurrences */
+
+	/* The inverted tree: node 0 the root, each node after its parent. */
+	uint32_t	*parent, *cc;
+	int64_t		*vals;		/* nm a node */
+	size_t		 capnodes, capcc, capvals;
+	uint32_t	 n;
+	struct slot	*slots;
+	size_t		 capslots;	/* a power of two */
+};
+
+/* Add the values of kind kind to acc, wrapping. */
 static void
-sum_kind(const struct pdb *db, uint32_t n, enum pdb_kind kind, int64_t *vals)
+add_kind(const struct pdb_callers *cl, int64_t *acc, const int64_t *v,
+    enum pdb_kind kind)
 {
 	unsigned m;
 
-	for (m = 0; m < db->nmetrics; m++)
-		if (db->metrics[m].kind == kind)
-			vals[m] = (int64_t)((uint64_t)vals[m] +
-			    (uint64_t)pdbi_value(db, n, m));
+	for (m = 0; m < cl->nm; m++)
+		if (cl->kinds[m] == kind)
+			acc[m] = (int64_t)((uint64_t)acc[m] + (uint64_t)v[m]);
+}
+
+/* A node of the inverted tree, with no values yet; PDB_NONE when out of
+ * memory. */
+static uint32_t
+inv_node(struct pdb_callers *cl, uint32_t parent, uint32_t cc)
+{
+	uint32_t n = cl->n;
+
+	if (pdbi_grow(&cl->parent, &cl->capnodes, (size_t)n + 1,
+	    sizeof(*cl->parent)) || pdbi_grow(&cl->cc, &cl->capcc,
+	    (size_t)n + 1, sizeof(*cl->cc)) || pdbi_grow(&cl->vals,
+	    &cl->capvals, ((size_t)n + 1) * cl->nm + 1, sizeof(*cl->vals)))
+		return PDB_NONE;
+	cl->parent[n] = parent;
+	cl->cc[n] = cc;
+	memset(cl->vals + (size_t)n * cl->nm, 0, cl->nm * sizeof(*cl->vals));
+	return cl->n++;
+}
+
+/* Double the table of children. */
+static int
+slots_grow(struct pdb_callers *cl)
+{
+	size_t ncap = cl->capslots ? cl->capslots * 2 : 256, i, j;
+	struct slot *s;
+
+	if ((s = pdbi_calloc(ncap, sizeof(*s))) == NULL)
+		return -1;
+	for (i = 0; i < cl->capslots; i++) {
+		if (cl->slots[i].node == 0)
+			continue;
+		for (j = pdbi_mix64(cl->slots[i].key) & (ncap - 1);
+		    s[j].node != 0; j = (j + 1) & (ncap - 1))
+			;
+		s[j] = cl->slots[i];
+	}
+	free(cl->slots);
+	cl->slots = s;
+	cl->capslots = ncap;
+	return 0;
+}
+
+/* The child cc of node parent, made if new; PDB_NONE when out of
+ * memory. */
+static uint32_t
+inv_child(struct pdb_callers *cl, uint32_t parent, uint32_t cc)
+{
+	uint64_t key = (uint64_t)parent << 32 | cc;
+	size_t j, mask = cl->capslots - 1;
+	uint32_t c;
+
+	if (cl->capslots > 0)
+		for (j = pdbi_mix64(key) & mask; cl->slots[j].node != 0;
+		    j = (j + 1) & mask)
+			if (cl->slots[j].key == key)
+				return cl->slots[j].node - 1;
+	if (((size_t)cl->n + 1) * 2 > cl->capslots) {
+		if (slots_grow(cl) != 0)
+			return PDB_NONE;
+		mask = cl->capslots - 1;
+	}
+	if ((c = inv_node(cl, parent, cc)) == PDB_NONE)
+		return PDB_NONE;
+	for (j = pdbi_mix64(key) & mask; cl->slots[j].node != 0;
+	    j = (j + 1) & mask)
+		;
+	cl->slots[j].key = key;
+	cl->slots[j].node = c + 1;
+	return c;
+}
+
+/* Whether cc is one of those looked for, asked once. */
+static int
+picked(struct pdb_callers *cl, struct pdb *db, uint32_t cc, int *is)
+{
+	size_t i;
+
+	if (cc >= cl->npicked) {
+		if (pdbi_grow(&cl->picked, &cl->cappicked, (size_t)cc + 1, 1))
+			return PDB_ENOMEM;
+		for (i = cl->npicked; i <= cc; i++)
+			cl->picked[i] = -1;
+		cl->npicked = (size_t)cc + 1;
+	}
+	if (cl->picked[cc] < 0)
+		cl->picked[cc] = cl->match(cl->arg, db, cc) ? 1 : 0;
+	*is = cl->picked[cc];
+	return PDB_OK;
+}
+
+static int
+cl_begin(void *arg, struct pdb *db)
+{
+	struct pdb_callers *cl = arg;
+	unsigned m;
+
+	cl->nm = db->nmetrics;
+	cl->kinds = pdbi_calloc((size_t)cl->nm + 1, sizeof(*cl->kinds));
+	cl->range = pdbi_calloc(2 * (size_t)cl->nm + 1, sizeof(*cl->range));
+	cl->zeros = pdbi_calloc((size_t)cl->nm + 1, sizeof(*cl->zeros));
+	cl->cost = pdbi_calloc((size_t)cl->nm + 1, sizeof(*cl->cost));
+	if (cl->kinds == NULL || cl->range == NULL || cl->zeros == NULL ||
+	    cl->cost == NULL || inv_node(cl, PDB_NONE, PDB_NONE) == PDB_NONE)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	for (m = 0; m < cl->nm; m++)
+		cl->kinds[m] = db->metrics[m].kind;
+	return PDB_OK;
+}
+
+static int
+cl_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
+{
+	struct pdb_callers *cl = arg;
+	size_t d = cl->depth, k;
+	unsigned m;
+	int is;
+
+	if (cc >= db->nccs)
+		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
+		    (unsigned)cc);
+	if (d == 0 && cl->nodes > 0)
+		return pdb_seterr(db, PDB_EFORMAT,
+		    "profile has more than one root");
+	if (values == NULL)
+		values = cl->zeros;
+	/* The sums the tree builder checks, so that streaming a file fails
+	 * where building its tree would. */
+	for (m = 0; cl->check && m < cl->nm; m++)
+		if (pdbi_sum_add(&cl->range[2 * (size_t)m], values[m]))
+			return pdbi_overflow(db, m, cc);
+	if (picked(cl, db, cc, &is) != PDB_OK ||
+	    pdbi_grow(&cl->pathcc, &cl->cappath, d + 1, sizeof(*cl->pathcc)) ||
+	    pdbi_grow(&cl->occ, &cl->capocc, d + 1, sizeof(*cl->occ)))
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	cl->pathcc[d] = cc;
+	cl->occ[d] = (d > 0 ? cl->occ[d - 1] : 0) + (uint32_t)is;
+	cl->depth++;
+	cl->nodes++;
+	if (cl->outer != PDB_NONE)
+		add_kind(cl, cl->cost, values, PDB_COST);
+	if (!is)
+		return PDB_OK;
+	if (cl->occ[d] == 1) {
+		/* An outermost occurrence: its context, callers first. */
+		cl->found++;
+		cl->t = 0;
+		for (k = d; k-- > 0;)
+			if ((cl->t = inv_child(cl, cl->t, cl->pathcc[k])) ==
+			    PDB_NONE)
+				return pdb_seterr(db, PDB_ENOMEM,
+				    "out of memory");
+		cl->outer = (uint32_t)d;
+		add_kind(cl, cl->cost, values, PDB_COST);
+	}
+	add_kind(cl, cl->vals + (size_t)cl->t * cl->nm, values, PDB_COUNT);
+	return PDB_OK;
+}
+
+/* The outermost occurrence closes: its context gets its subtree's cost. */
+static int
+cl_exit(void *arg, struct pdb *db)
+{
+	struct pdb_callers *cl = arg;
+
+	if (cl->depth == 0)
+		return pdb_seterr(db, PDB_EINVAL, "exit without enter");
+	if (--cl->depth == cl->outer) {
+		add_kind(cl, cl->vals + (size_t)cl->t * cl->nm, cl->cost,
+		    PDB_COST);
+		memset(cl->cost, 0, cl->nm * sizeof(*cl->cost));
+		cl->outer = PDB_NONE;
+	}
+	return PDB_OK;
+}
+
+/* A batch of nodes, without a call through the reader's sink each. */
+static int
+cl_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
+{
+	size_t i, k;
+	int rc;
+
+	for (i = 0; i < b->n; i++) {
+		*done = i;
+		if ((rc = cl_enter(arg, db, b->cc[i], b->values +
+		    i * b->stride)) != PDB_OK)
+			return rc;
+		for (k = 0; k < b->exits[i]; k++)
+			if ((rc = cl_exit(arg, db)) != PDB_OK)
+				return rc;
+	}
+	return PDB_OK;
+}
+
+struct pdb_callers *
+pdb_callers_stream_new(pdb_callers_match_fn *match, void *arg)
+{
+	struct pdb_callers *cl;
+
+	if ((cl = pdbi_calloc(1, sizeof(*cl))) == NULL)
+		return NULL;
+	cl->match = match;
+	cl->arg = arg;
+	cl->outer = PDB_NONE;
+	cl->check = 1;
+	cl->sink.begin = cl_begin;
+	cl->sink.enter = cl_enter;
+	cl->sink.exit = cl_exit;
+	cl->sink.nodes = cl_nodes;
+	cl->sink.arg = cl;
+	return cl;
+}
+
+const struct pdb_sink *
+pdb_callers_sink(struct pdb_callers *cl)
+{
+	return &cl->sink;
+}
+
+uint64_t
+pdb_callers_found(const struct pdb_callers *cl)
+{
+	return cl->found;
+}
+
+struct pdb *
+pdb_callers_tree(struct pdb_callers *cl, struct pdb *db, uint32_t cc)
+{
+	struct pdb *out;
+	uint32_t n, x;
+
+	if (cc >= db->nccs) {
+		pdb_seterr(db, PDB_EINVAL, "no such cost centre");
+		return NULL;
+	}
+	if (cl->found == 0) {
+		pdb_seterr(db, PDB_EINVAL, "cost centre '%s' never occurs",
+		    pdb_cc_fullname(db, cc));
+		return NULL;
+	}
+	if ((out = pdb_clone_empty(db)) == NULL ||
+	    pdb_root_new(out, cc, &x) != PDB_OK)
+		goto fail;
+	for (n = 0; n < cl->n; n++)
+		if ((n > 0 && pdb_node_append(out, cl->parent[n], cl->cc[n],
+		    &x) != PDB_OK) || pdb_node_add_values(out, n, cl->vals +
+		    (size_t)n * cl->nm) != PDB_OK)
+			goto fail;
+	return out;
+fail:
+	pdb_free(out);
+	pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	return NULL;
+}
+
+void
+pdb_callers_free(struct pdb_callers *cl)
+{
+	if (cl == NULL)
+		return;
+	free(cl->kinds);
+	free(cl->range);
+	free(cl->zeros);
+	free(cl->cost);
+	free(cl->picked);
+	free(cl->pathcc);
+	free(cl->occ);
+	free(cl->parent);
+	free(cl->cc);
+	free(cl->vals);
+	free(cl->slots);
+	free(cl);
+}
+
+static int
+is_cc(void *arg, const struct pdb *db, uint32_t cc)
+{
+	(void)db;
+	return cc == *(const uint32_t *)arg;
 }
 
 struct pdb *
 pdb_callers_new(struct pdb *db, uint32_t cc)
 {
-	uint32_t *stack = NULL, *occ = NULL, n, depth, k, t = PDB_NONE, root;
-	uint32_t outer = PDB_NONE;
-	size_t occcap = 0;
-	int64_t *vals = NULL, *cost = NULL;
-	size_t cap = 0, nm = db->nmetrics, found = 0;
+	struct pdb_callers *cl;
 	struct pdb *out = NULL;
-	int rc = PDB_ENOMEM;
 
 	if (db->nnodes == 0 || cc >= db->nccs) {
 		pdb_seterr(db, PDB_EINVAL, "no such cost centre");
 		return NULL;
 	}
-	if ((out = pdb_clone_empty(db)) == NULL ||
-	    (vals = pdbi_calloc(nm + 1, sizeof(*vals))) == NULL ||
-	    (cost = pdbi_calloc(nm + 1, sizeof(*cost))) == NULL)
-		goto fail;
-	if ((rc = pdb_root_new(out, cc, &root)) != PDB_OK)
-		goto fail;
-	/*
-	 * stack[d] is the node at depth d of the current path.  The cost
-	 * of the open outermost occurrence (at depth outer) sums the own
-	 * costs of its subtree, which ends at the next node no deeper.
-	 */
-	for (n = pdb_walk_first(db, &depth);; n = pdb_walk_next(db, n,
-	    &depth)) {
-		if (outer != PDB_NONE && (n == PDB_NONE || depth <= outer)) {
-			if ((rc = pdb_node_add_values(out, t, cost)) != PDB_OK)
-				goto fail;
-			memset(cost, 0, nm * sizeof(*cost));
-			outer = PDB_NONE;
-		}
-		if (n == PDB_NONE)
-			break;
-		if (outer != PDB_NONE)
-			sum_kind(db, n, PDB_COST, cost);
-		if (pdbi_grow(&stack, &cap, (size_t)depth + 1, sizeof(*stack)) ||
-		    pdbi_grow(&occ, &occcap, (size_t)depth + 1, sizeof(*occ))) {
-			rc = PDB_ENOMEM;
-			goto fail;
-		}
-		stack[depth] = n;
-		/* occ[d]: occurrences of cc on the path down to depth d. */
-		occ[depth] = (depth > 0 ? occ[depth - 1] : 0) +
-		    (db->nodes[n].cc == cc);
-		if (db->nodes[n].cc != cc)
-			continue;
-		memset(vals, 0, nm * sizeof(*vals));
-		sum_kind(db, n, PDB_COUNT, vals);
-		if (occ[depth] > 1) {
-			/* Pre-order: t is still the outermost occurrence's. */
-			if ((rc = pdb_node_add_values(out, t, vals)) != PDB_OK)
-				goto fail;
-			continue;
-		}
-		found++;
-		t = root;
-		for (k = depth; k-- > 0;)
-			if ((rc = pdb_child_get(out, t, db->nodes[stack[k]].cc,
-			    &t)) != PDB_OK)
-				goto fail;
-		if ((rc = pdb_node_add_values(out, t, vals)) != PDB_OK)
-			goto fail;
-		outer = depth;
-		sum_kind(db, n, PDB_COST, cost);
-	}
-	free(occ);
-	free(stack);
-	free(vals);
-	free(cost);
-	if (found == 0) {
-		pdb_seterr(db, PDB_EINVAL, "cost centre '%s' never occurs",
-		    pdb_cc_fullname(db, cc));
-		pdb_free(out);
+	if ((cl = pdb_callers_stream_new(is_cc, &cc)) == NULL) {
+		pdb_seterr(db, PDB_ENOMEM, "out of memory");
 		return NULL;
 	}
+	/* A tree's values were checked as it was read, or are the caller's,
+	 * whose sums wrap. */
+	cl->check = 0;
+	if (pdb_replay(db, &cl->sink) == PDB_OK)
+		out = pdb_callers_tree(cl, db, cc);
+	pdb_callers_free(cl);
 	return out;
-fail:
-	if (rc == PDB_ENOMEM)
-		pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	else
-		pdb_seterr(db, rc, "%s", pdb_errmsg(out));
-	pdb_free(out);
-	free(occ);
-	free(stack);
-	free(vals);
-	free(cost);
-	return NULL;
 }

@@ -468,6 +468,26 @@ void		 pdb_prune_report_free(struct pdb_prune_report *);
  * occurs (error PDB_EINVAL).
  */
 struct pdb	*pdb_callers_new(struct pdb *db, uint32_t cc);
+/*
+ * The same from events (pdb_replay(), or a reader whose tree is its
+ * stream), in memory of the path and the contexts, for the cost centres
+ * match() picks: it is asked once for each cost centre as it first
+ * comes, and any of those picked count as one cost centre.  The events'
+ * values are checked as a tree builder checks them.  After the end
+ * event, pdb_callers_found() tells how many outermost occurrences there
+ * were, and pdb_callers_tree() makes the tree, rooted at cc, one of
+ * those picked; NULL with the error on db when none occurred.
+ */
+struct pdb_callers;
+typedef int	 pdb_callers_match_fn(void *arg, const struct pdb *db,
+		    uint32_t cc);
+struct pdb_callers *pdb_callers_stream_new(pdb_callers_match_fn *match,
+		    void *arg);
+const struct pdb_sink *pdb_callers_sink(struct pdb_callers *);
+uint64_t	 pdb_callers_found(const struct pdb_callers *);
+struct pdb	*pdb_callers_tree(struct pdb_callers *, struct pdb *db,
+		    uint32_t cc);
+void		 pdb_callers_free(struct pdb_callers *);
 
 /* ---- hot paths ---- */
 

@@ -16,6 +16,14 @@
  * local definitions of the same name, Clean's repeated module names) are
  * one function to the user and are merged; otherwise several matches are
  * an error that lists them.
+ *
+ * The contexts are gathered from events (pdb_callers_sink()): with
+ * nothing selected or pruned, a format whose tree is its stream (pgcl,
+ * the dump, GHC) goes to them as it is read, in memory of the path and
+ * the contexts; otherwise the tree is built and replayed.  Which cost
+ * centres the name picks is known only at the end, since a later one may
+ * match exactly, so a name with glob characters gathers the contexts of
+ * its exact matches and of its glob matches side by side.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -42,7 +50,6 @@ enum { OPT_FOLDED = OPT_TOOL_BASE };
 #define LISTMAX	10	/* names listed in the "ambiguous" message */
 
 static void	*xreallocarray(void *, size_t, size_t);
-static uint32_t	*find_ccs(struct pdb *, const char *, size_t *);
 static struct pdb *relabel(struct pdb *, const uint32_t *);
 static void	 tsv_field(FILE *, const char *);
 static int	 cmp_children(const void *, const void *);
@@ -64,36 +71,216 @@ xreallocarray(void *p, size_t n, size_t size)
 }
 
 /*
- * The cost centres called name that occur in the tree: those whose label
- * or Module.label is name, or failing any, those matching it as a glob.
- * Synthetic cost centres (made up by readers) are never matched.
+ * The cost centres a name picks, as they first occur: those whose label
+ * or Module.label is the name, or (glob) those matching it as a glob.
+ * Synthetic cost centres (made up by readers) are never picked.
  */
-static uint32_t *
-find_ccs(struct pdb *db, const char *name, size_t *np)
-{
-	unsigned char *seen;
-	uint32_t ncc = pdb_cc_count(db), n, cc, *found;
-	size_t k = 0;
-	int pass;
+struct pick {
+	const char		*name;
+	int			 glob;
+	uint32_t		*found;
+	size_t			 nfound, cap;
+	struct pdb_callers	*callers;
+};
 
-	seen = xreallocarray(NULL, ncc, 1);
-	memset(seen, 0, ncc);
-	for (n = 0; n < pdb_node_count(db); n++)
-		seen[pdb_node_cc(db, n)] = 1;
-	found = xreallocarray(NULL, ncc, sizeof(*found));
-	for (pass = 0; pass < 2 && k == 0; pass++)
-		for (cc = 0; cc < ncc; cc++) {
-			if (!seen[cc] ||
-			    (pdb_cc_flags(db, cc) & PDB_CC_SYNTHETIC))
-				continue;
-			if (pass == 0 ? strcmp(pdb_cc_label(db, cc), name) == 0 ||
-			    strcmp(pdb_cc_fullname(db, cc), name) == 0 :
-			    pdb_cc_glob(db, cc, name))
-				found[k++] = cc;
+static int
+pick_cc(void *arg, const struct pdb *db, uint32_t cc)
+{
+	struct pick *p = arg;
+
+	if (pdb_cc_flags(db, cc) & PDB_CC_SYNTHETIC)
+		return 0;
+	if (p->glob ? !pdb_cc_glob(db, cc, p->name) :
+	    strcmp(pdb_cc_label(db, cc), p->name) != 0 &&
+	    strcmp(pdb_cc_fullname(db, cc), p->name) != 0)
+		return 0;
+	if (p->nfound == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 16;
+		p->found = xreallocarray(p->found, p->cap, sizeof(*p->found));
+	}
+	p->found[p->nfound++] = cc;
+	return 1;
+}
+
+static int
+cmp_cc(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The events go to the exact and the glob gatherers alike, and the total
+ * of the metric shown and the root's cost centre are noted on the way.
+ * When the format is known (begin), a format whose tree is not its
+ * stream goes to a tree builder instead, to be replayed here after.
+ */
+struct gather {
+	struct tool_common	*c;
+	const struct pdb_format	*fmt;	/* NULL: replaying a tree */
+	struct pick		 pick[2];	/* exact, glob */
+	unsigned		 npick;
+	const struct pdb_sink	*to[2];
+	struct pdb_builder	*b;
+	struct pdb_sink		 sink;	/* what the reader calls */
+	int			 m;	/* metric shown; -1: none yet */
+	int			 refused;	/* tool_metric() said why */
+	int			 nometric;	/* a profile without metrics */
+	uint32_t		 root_cc;
+	uint64_t		 nodes, total;
+};
+
+static int
+g_begin(void *arg, struct pdb *db)
+{
+	struct gather *g = arg;
+	const struct pdb_sink *bs;
+	unsigned i;
+	int rc;
+
+	if (g->fmt != NULL && g->fmt->build != PDB_BUILD_RAW) {
+		if ((g->b = pdb_builder_new(db, g->fmt->build)) == NULL)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		bs = pdb_builder_sink(g->b);
+		g->sink = *bs;
+		return bs->begin != NULL ? bs->begin(bs->arg, db) : 0;
+	}
+	if (pdb_metric_count(db) == 0)
+		g->nometric = 1;
+	else if ((g->m = tool_metric(g->c, db)) < 0) {
+		g->refused = 1;
+		return PDB_ESTOP;
+	}
+	for (i = 0; i < g->npick; i++)
+		if ((rc = g->to[i]->begin(g->to[i]->arg, db)) != 0)
+			return rc;
+	return 0;
+}
+
+static int
+g_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
+{
+	struct gather *g = arg;
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < g->npick; i++)
+		if ((rc = g->to[i]->enter(g->to[i]->arg, db, cc, values)) != 0)
+			return rc;
+	if (g->nodes++ == 0)
+		g->root_cc = cc;
+	if (g->m >= 0 && values != NULL)
+		g->total += (uint64_t)values[g->m];
+	return 0;
+}
+
+static int
+g_exit(void *arg, struct pdb *db)
+{
+	struct gather *g = arg;
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < g->npick; i++)
+		if ((rc = g->to[i]->exit(g->to[i]->arg, db)) != 0)
+			return rc;
+	return 0;
+}
+
+static int
+g_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
+{
+	struct gather *g = arg;
+	unsigned i;
+	size_t k;
+	int rc;
+
+	for (i = 0; i < g->npick; i++)
+		if ((rc = g->to[i]->nodes(g->to[i]->arg, db, b, done)) != 0)
+			return rc;
+	if (b->n > 0 && g->nodes == 0)
+		g->root_cc = b->cc[0];
+	g->nodes += b->n;
+	for (k = 0; g->m >= 0 && k < b->n; k++)
+		g->total += (uint64_t)b->values[k * b->stride + (size_t)g->m];
+	return 0;
+}
+
+/* The sinks a gatherer reads through. */
+static void
+gather_sink(struct gather *g, struct pdb_sink *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->begin = g_begin;
+	s->enter = g_enter;
+	s->exit = g_exit;
+	s->nodes = g_nodes;
+	s->arg = g;
+}
+
+/*
+ * Gather the contexts of name from path: streamed, or from the tree of
+ * the selection and pruning options.  Exits on error; returns db.
+ */
+static struct pdb *
+gather(struct tool_common *c, const char *path, const char *name,
+    struct gather *g)
+{
+	struct pdb *db;
+	unsigned i;
+	int rc;
+
+	memset(g, 0, sizeof(*g));
+	g->c = c;
+	g->m = -1;
+	g->npick = strpbrk(name, "*?[\\") != NULL ? 2 : 1;
+	for (i = 0; i < g->npick; i++) {
+		g->pick[i].name = name;
+		g->pick[i].glob = (int)i;
+		if ((g->pick[i].callers = pdb_callers_stream_new(pick_cc,
+		    &g->pick[i])) == NULL) {
+			tool_warnx("out of memory");
+			exit(TOOL_ERR);
 		}
-	free(seen);
-	*np = k;
-	return found;
+		g->to[i] = pdb_callers_sink(g->pick[i].callers);
+	}
+	gather_sink(g, &g->sink);
+	if (pdb_sel_is_trivial(c->sel) && c->nmins == 0 && c->min_pct < 0 &&
+	    c->nexcludes == 0) {
+		db = tool_pdb_new();
+		rc = pdb_read_stream(db, path, c->informat, &c->opts, &g->sink,
+		    &g->fmt);
+		if (rc == PDB_OK && g->b != NULL) {
+			pdb_builder_free(g->b);
+			g->b = NULL;
+			if (pdb_node_count(db) == 0)
+				rc = pdb_seterr(db, PDB_EFORMAT,
+				    "%s: no stacks in profile", strcmp(path,
+				    "-") == 0 ? "<stdin>" : path);
+			else {
+				struct pdb_sink s;
+
+				g->fmt = NULL;
+				gather_sink(g, &s);
+				rc = pdb_replay(db, &s);
+			}
+		}
+		pdb_builder_free(g->b);
+	} else {
+		db = tool_load(c, path, NULL);
+		rc = pdb_replay(db, &g->sink);
+	}
+	if (g->refused)
+		exit(TOOL_ERR);
+	if (rc == PDB_OK && g->nodes == 0)
+		rc = pdb_seterr(db, PDB_EFORMAT, "%s: no stacks in profile",
+		    strcmp(path, "-") == 0 ? "<stdin>" : path);
+	if (rc != PDB_OK) {
+		tool_pdberr(db);
+		exit(TOOL_ERR);
+	}
+	return db;
 }
 
 /*
@@ -260,12 +447,12 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tool_common c;
+	struct gather g;
+	struct pick *p;
 	struct pdb *db, *ct = NULL, *t;
 	const char *name, *path, *file;
-	uint32_t *found = NULL, *map = NULL, cc, i, ncc, n;
+	uint32_t *found, *map = NULL, cc, i, ncc;
 	size_t nfound;
-	uint64_t utotal;
-	int64_t total;
 	int ch, folded = 0, tsv = 0, m, rc;
 	FILE *out;
 
@@ -293,21 +480,24 @@ main(int argc, char *argv[])
 	path = argc == 2 ? argv[1] : "-";
 	file = strcmp(path, "-") == 0 ? "<stdin>" : path;
 
-	db = tool_load(&c, path, NULL);
+	db = gather(&c, path, name, &g);
 	rc = TOOL_ERR;
-	if (pdb_node_count(db) == 0 || pdb_metric_count(db) == 0) {
+	if (g.nometric) {
 		tool_warnx("%s: no cost centre '%s' (the profile is empty)",
 		    file, name);
 		goto done;
 	}
-	if ((m = tool_metric(&c, db)) < 0)
-		goto done;
+	m = g.m;
 
-	found = find_ccs(db, name, &nfound);
+	/* The exact matches, or failing any, the glob's, by number. */
+	p = &g.pick[g.pick[0].nfound == 0 && g.npick > 1];
+	found = p->found;
+	nfound = p->nfound;
 	if (nfound == 0) {
 		tool_warnx("%s: no cost centre '%s'", file, name);
 		goto done;
 	}
+	qsort(found, nfound, sizeof(*found), cmp_cc);
 	for (i = 1; i < nfound; i++)
 		if (strcmp(pdb_cc_label(db, found[i]),
 		    pdb_cc_label(db, found[0])) != 0 ||
@@ -324,30 +514,19 @@ main(int argc, char *argv[])
 		goto done;
 	}
 
-	/*
-	 * Merge same-named cost centres into the first, so that only the
-	 * outermost occurrence of any of them counts on a path; drop a
-	 * synthetic root from the contexts (it is the last caller of each).
-	 */
-	ncc = pdb_cc_count(db);
-	map = xreallocarray(NULL, ncc, sizeof(*map));
-	for (cc = 0; cc < ncc; cc++)
-		map[cc] = cc;
-	if (nfound > 1) {
-		for (i = 1; i < nfound; i++)
-			map[found[i]] = found[0];
-		t = relabel(db, map);
-		pdb_free(db);
-		db = t;
-		for (i = 1; i < nfound; i++)
-			map[found[i]] = found[i];
-	}
-	if ((ct = pdb_callers_new(db, found[0])) == NULL) {
+	/* Same-named cost centres were gathered as one, rooted at the
+	 * first; a synthetic root is dropped from the contexts (it is the
+	 * last caller of each). */
+	if ((ct = pdb_callers_tree(p->callers, db, found[0])) == NULL) {
 		tool_pdberr(db);
 		goto done;
 	}
-	if (pdb_cc_flags(db, pdb_node_cc(db, 0)) & PDB_CC_SYNTHETIC) {
-		map[pdb_node_cc(db, 0)] = PDB_NONE;
+	if (pdb_cc_flags(db, g.root_cc) & PDB_CC_SYNTHETIC) {
+		ncc = pdb_cc_count(db);
+		map = xreallocarray(NULL, ncc, sizeof(*map));
+		for (cc = 0; cc < ncc; cc++)
+			map[cc] = cc;
+		map[g.root_cc] = PDB_NONE;
 		t = relabel(ct, map);
 		pdb_free(ct);
 		ct = t;
@@ -358,17 +537,16 @@ main(int argc, char *argv[])
 		rc = tool_write_profile(&c, ct);
 		goto done;
 	}
-	/* The root's inclusive value, without an inclusive array. */
-	for (n = 0, utotal = 0; n < pdb_node_count(db); n++)
-		utotal += (uint64_t)pdb_node_value(db, n, (unsigned)m);
-	total = (int64_t)utotal;
 	if ((out = tool_output_open(&c, 0)) == NULL)
 		goto done;
-	report(out, ct, (unsigned)m, tsv, nfound, total);
+	report(out, ct, (unsigned)m, tsv, nfound, (int64_t)g.total);
 	rc = tool_output_close(&c, out) == 0 ? TOOL_OK : TOOL_ERR;
 done:
 	free(map);
-	free(found);
+	for (i = 0; i < g.npick; i++) {
+		free(g.pick[i].found);
+		pdb_callers_free(g.pick[i].callers);
+	}
 	pdb_free(ct);
 	pdb_free(db);
 	tool_common_free(&c);

@@ -558,3 +558,75 @@ Test(ccs_callers, output_and_order)
 	run_free(&a);
 	run_free(&b);
 }
+
+/*
+ * A format whose tree is its stream is gathered as it is read; folded
+ * stacks, selection and pruning build the tree first.  Both ways give
+ * the same report, and the same errors, from a file and from a pipe:
+ * --exclude with a pattern that matches nothing makes the tree.  The
+ * names: the costliest cost centres by name and Module.name, and as a
+ * glob, which may pick several (ambiguous).
+ */
+Test(ccs_callers, stream_and_tree_agree, .timeout = 120)
+{
+	static const char *const formats[] = { "pgcl", "dump", "ghc-prof",
+	    "ghc-json", "folded", "json" };
+	static const char *const how[] = { "", "--folded", "--tsv", "",
+	    "" };
+	char *gen = write_temp("", 0, NULL), *out[3], names[5][256];
+	struct run r;
+	size_t i, k, j;
+	int status[3], ok = 0;
+
+	for (j = 0; j < 3; j++)
+		out[j] = write_temp("", 0, NULL);
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		run(&r, "ccs-gen -q -t %s -n 3000 --seed 4 -o %s && "
+		    "ccs-flat -n 3 --tsv %s | awk -F '\\t' 'NR > 1 "
+		    "{ print $2; print $1 \".\" $2 }'", formats[i], gen, gen);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		cr_assert_eq(sscanf(r.out, "%255s %*s %255s %255s", names[0],
+		    names[1], names[2]), 3, "%s", r.out);
+		run_free(&r);
+		/* "Module.label" of the first, and a glob of 3 letters. */
+		run(&r, "ccs-flat -n 1 --tsv %s | awk -F '\\t' 'NR > 1 "
+		    "{ print $1 \".\" $2; print substr($2, 1, 3) \"*\" }'",
+		    gen);
+		cr_assert_eq(sscanf(r.out, "%255s %255s", names[3], names[4]),
+		    2, "%s", r.out);
+		run_free(&r);
+		for (k = 0; k < 5; k++) {
+			run(&r, "ccs-callers %s '%s' %s >%s 2>&1", how[k],
+			    names[k], gen, out[0]);
+			status[0] = r.status;
+			run_free(&r);
+			run(&r, "ccs-callers --exclude no-such-cc %s '%s' %s "
+			    ">%s 2>&1", how[k], names[k], gen, out[1]);
+			status[1] = r.status;
+			run_free(&r);
+			run(&r, "ccs-callers %s '%s' - <%s >%s 2>&1", how[k],
+			    names[k], gen, out[2]);
+			status[2] = r.status;
+			run_free(&r);
+			cr_expect(status[0] == status[1] &&
+			    status[0] == status[2], "%s %s: exit %d, %d, %d",
+			    formats[i], names[k], status[0], status[1],
+			    status[2]);
+			/* A message names the file, or <stdin>. */
+			run(&r, "cmp %s %s && { [ %d != 0 ] || cmp %s %s; }",
+			    out[0], out[1], status[0], out[0], out[2]);
+			cr_expect_eq(r.status, 0, "%s %s: %s", formats[i],
+			    names[k], r.out);
+			run_free(&r);
+			ok += status[0] == 0;
+		}
+	}
+	/* The names taken from the profile were found. */
+	cr_expect_geq(ok, 24, "only %d runs succeeded", ok);
+	unlink(gen);
+	free(gen);
+	for (j = 0; j < 3; j++) {
+		unlink(out[j]);
+		free(out[j]);
+	}
+}
