@@ -186,6 +186,7 @@ struct pdb_callgrind {
 	int64_t		*inc;		/* inclusive costs of open levels */
 	size_t		 inccap;
 	int64_t		*total;		/* the root's inclusive cost */
+	int		 check;		/* values unchecked: a reader's */
 	uint64_t	*range;		/* the sums checked, as the builder does */
 	int64_t		*zeros;		/* the values of an event without */
 	uint64_t	 nodes;
@@ -769,29 +770,6 @@ node_calls(const struct pdb_callgrind *w, const int64_t *v)
 	return c;
 }
 
-/*
- * Check the sums of the values as the tree builder does (build.c): the
- * positive and the negative values of each metric apart must stay within
- * 64 bits, so that streaming a file fails where building its tree would.
- */
-static int
-sums_add(struct pdb_callgrind *w, struct pdb *db, uint32_t cc,
-    const int64_t *values)
-{
-	uint64_t *r;
-	unsigned m;
-	int64_t v;
-
-	for (m = 0, r = w->range; m < w->nm; m++, r += 2)
-		if ((v = values[m]) >= 0 ? (r[0] += (uint64_t)v) >
-		    INT64_MAX : (r[1] += 0 - (uint64_t)v) - 1 >
-		    (uint64_t)INT64_MAX)
-			return pdb_seterr(db, PDB_EFORMAT, "64-bit overflow "
-			    "summing '%s' at cost centre '%s'",
-			    pdb_metric(db, m)->name, pdb_cc_fullname(db, cc));
-	return PDB_OK;
-}
-
 static int
 cg_begin(void *arg, struct pdb *db)
 {
@@ -840,7 +818,8 @@ cg_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 		    "profile has more than one root");
 	if (values == NULL)
 		values = w->zeros;
-	if ((rc = sums_add(w, db, cc, values)) != PDB_OK)
+	if (w->check && (rc = pdb_sums_add(db, w->range, cc, values)) !=
+	    PDB_OK)
 		return rc;
 	if ((base = base_of(w, cc)) == PDB_NONE)
 		goto nomem;
@@ -1161,6 +1140,7 @@ pdb_callgrind_new(const struct pdb_opts *opts)
 	if ((w = calloc(1, sizeof(*w))) == NULL)
 		return NULL;
 	w->opts = opts != NULL ? opts : &noopts;
+	w->check = 1;
 	w->sink.begin = cg_begin;
 	w->sink.enter = cg_enter;
 	w->sink.exit = cg_exit;
@@ -1222,6 +1202,9 @@ cg_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 
 	if ((w = pdb_callgrind_new(opts)) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	/* A tree's values were checked as it was read, or are the caller's,
+	 * whose sums wrap. */
+	w->check = 0;
 	if ((rc = pdb_replay(db, &w->sink)) == PDB_OK)
 		rc = pdb_callgrind_finish(w, out);
 	pdb_callgrind_free(w);

@@ -36,7 +36,7 @@ struct pdb_callers {
 	enum pdb_kind	*kinds;		/* of each metric, from begin on */
 	unsigned	 nm;
 	int		 check;		/* values unchecked: a reader's */
-	uint64_t	*range;		/* per metric: pdbi_sum_add()'s sums */
+	uint64_t	*range;		/* per metric: pdb_sums_add()'s sums */
 	int64_t		*zeros;		/* the values of an event without */
 
 	signed char	*picked;	/* by cost centre; -1: not asked yet */
@@ -186,8 +186,7 @@ cl_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 {
 	struct pdb_callers *cl = arg;
 	size_t d = cl->depth, k;
-	unsigned m;
-	int is;
+	int is, rc;
 
 	if (cc >= db->nccs)
 		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
@@ -199,9 +198,9 @@ cl_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 		values = cl->zeros;
 	/* The sums the tree builder checks, so that streaming a file fails
 	 * where building its tree would. */
-	for (m = 0; cl->check && m < cl->nm; m++)
-		if (pdbi_sum_add(&cl->range[2 * (size_t)m], values[m]))
-			return pdbi_overflow(db, m, cc);
+	if (cl->check && (rc = pdb_sums_add(db, cl->range, cc, values)) !=
+	    PDB_OK)
+		return rc;
 	if (picked(cl, db, cc, &is) != PDB_OK ||
 	    pdbi_grow(&cl->pathcc, &cl->cappath, d + 1, sizeof(*cl->pathcc)) ||
 	    pdbi_grow(&cl->occ, &cl->capocc, d + 1, sizeof(*cl->occ)))

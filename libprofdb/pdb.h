@@ -348,6 +348,15 @@ const struct pdb_sink *pdb_builder_sink(struct pdb_builder *);
 
 /* Replay db's tree as events into sink. */
 int		 pdb_replay(struct pdb *, const struct pdb_sink *);
+/*
+ * For a sink that takes a reader's events without a tree builder: add
+ * the values of a node of cost centre cc to range (two zeroed words a
+ * metric), failing as the builder does when the positive or the negative
+ * values of a metric sum past 64 bits, so that the sink fails where
+ * building the tree would.
+ */
+int		 pdb_sums_add(struct pdb *db, uint64_t *range, uint32_t cc,
+		    const int64_t *values);
 
 /* ---- selection ---- */
 

@@ -606,6 +606,18 @@ pdb_node_add_values(struct pdb *db, uint32_t n, const int64_t *vals)
 }
 
 int
+pdb_sums_add(struct pdb *db, uint64_t *range, uint32_t cc,
+    const int64_t *values)
+{
+	unsigned m;
+
+	for (m = 0; m < db->nmetrics; m++)
+		if (pdbi_sum_add(&range[2 * (size_t)m], values[m]))
+			return pdbi_overflow(db, m, cc);
+	return PDB_OK;
+}
+
+int
 pdbi_overflow(struct pdb *db, unsigned m, uint32_t cc)
 {
 	return pdb_seterr(db, PDB_EFORMAT, "64-bit overflow summing '%s' at "
