@@ -25,10 +25,14 @@
  *
  * Size.  Graphviz's layout time explodes past a few hundred nodes, and
  * creating cgraph objects costs far more than counting, so everything is
- * aggregated first in arrays and one hash table of arcs, in two linear
- * passes over the tree without recursion; the nodes to draw are chosen
- * (thresholds, then the nodecount most expensive) and only then does
- * cgraph see anything: it never gets an object that is not drawn.
+ * aggregated first in arrays and one hash table of arcs; the nodes to
+ * draw are chosen (thresholds, then the nodecount most expensive) and
+ * only then does cgraph see anything: it never gets an object that is
+ * not drawn.  The call graph is aggregated from events in pre-order
+ * (agg_enter(), agg_exit()), which a tree replays, or a reader gives
+ * without any tree (pdb_dot_sink()) when neither the expensive arm nor
+ * the top stacks are asked for; the tree drawing takes two linear
+ * passes over the tree, without recursion.
  *
  * Quoting.  cgraph quotes what it writes, but two layers remain ours.
  * Graphviz reads a label's backslash escapes (\N, \l, \n, ...) and HTML
@@ -70,7 +74,25 @@ struct arc {
 	uint32_t	 active;	/* occurrences on the current path */
 	uint64_t	 nstacks;	/* stacks of the set it occurs in */
 	int64_t		 cost;		/* their own cost (counts: see top) */
+	uint64_t	 first;		/* place in pre-order of its first
+					   node with a stack of the set below
+					   it; NOPLACE: none, not drawn */
 	unsigned char	 hot;		/* on the expensive arm */
+};
+
+#define NOPLACE		UINT64_MAX
+
+/* An open node of the call graph's events. */
+struct level {
+	uint32_t	 cc;
+	uint32_t	 arc;		/* the arc into it, or NOARC */
+	uint32_t	 nfocus;	/* focus cost centres down to it */
+	int		 outer_cc;	/* the outermost occurrence of cc */
+	int		 outer_arc;	/* the outermost occurrence of arc */
+	uint64_t	 place;		/* in pre-order */
+	int64_t		 inc;		/* its inclusive value, so far */
+	uint64_t	 isub;		/* set stacks in its subtree, so far */
+	int64_t		 icost;		/* their own cost */
 };
 
 struct dot {
@@ -102,6 +124,17 @@ struct dot {
 	size_t			 narcs, arccap;
 	uint32_t		*bucket;
 	size_t			 nbucket;	/* a power of two */
+	/* The call graph from events (agg_enter(), agg_exit()). */
+	struct level		*lv;
+	size_t			 nlv, caplv, maxlv;
+	uint32_t		*onpath;	/* per cost centre */
+	size_t			 capcc;		/* room of the per-cc arrays */
+	uint64_t		 nodes;
+	uint64_t		 magnitude;	/* sum of |own| */
+	int			 overflow;	/* it left 64 bits */
+	int			 check;		/* a reader's values */
+	uint64_t		*range;		/* pdb_sums_add()'s */
+	int64_t			*zeros;
 };
 
 /* A node to draw and how it ranks. */
@@ -410,6 +443,7 @@ arc_get(struct dot *d, uint32_t from, uint32_t to)
 	memset(a, 0, sizeof(*a));
 	a->from = from;
 	a->to = to;
+	a->first = NOPLACE;
 	h = arc_hash(from, to) & (d->nbucket - 1);
 	a->next = d->bucket[h];
 	d->bucket[h] = i;
@@ -428,6 +462,64 @@ own(const struct dot *d, uint32_t n)
 	return pdb_node_value(d->db, n, d->m);
 }
 
+/* Whether cost centre cc matches a focus pattern. */
+static int
+is_focus(const struct dot *d, uint32_t cc)
+{
+	size_t k;
+
+	for (k = 0; !synthetic(d, cc) && k < d->o->nfocus; k++)
+		if (pdb_cc_glob(d->db, cc, d->o->focus[k]))
+			return 1;
+	return 0;
+}
+
+/* Every focus pattern matches some cost centre. */
+static int
+focus_check(struct dot *d)
+{
+	uint32_t cc, ncc = pdb_cc_count(d->db);
+	size_t k;
+	int any;
+
+	for (k = 0; k < d->o->nfocus; k++) {
+		for (any = 0, cc = 0; cc < ncc && !any; cc++)
+			any = !synthetic(d, cc) &&
+			    pdb_cc_glob(d->db, cc, d->o->focus[k]);
+		if (!any)
+			return pdb_seterr(d->db, PDB_EINVAL,
+			    "no cost centre matches focus '%s'", d->o->focus[k]);
+	}
+	return PDB_OK;
+}
+
+/* A byte a node: among the top stacks of --top.  *mask is NULL without
+ * --top. */
+static int
+top_mask(struct dot *d, unsigned char **mask)
+{
+	uint32_t nn = pdb_node_count(d->db), *top;
+	size_t k, nt;
+
+	*mask = NULL;
+	if (d->o->top == 0)
+		return PDB_OK;
+	nt = d->o->top < nn ? d->o->top : nn;
+	top = malloc((nt + 1) * sizeof(*top));
+	*mask = calloc((size_t)nn + 1, 1);
+	if (top == NULL || *mask == NULL) {
+		free(top);
+		free(*mask);
+		*mask = NULL;
+		return pdb_seterr(d->db, PDB_ENOMEM, "out of memory");
+	}
+	nt = pdb_top_stacks(d->db, d->m, top, nt);
+	for (k = 0; k < nt; k++)
+		(*mask)[top[k]] = 1;
+	free(top);
+	return PDB_OK;
+}
+
 /*
  * What both drawings need: inclusive values, the pre-order, the stack
  * set and, per node, how many stacks of the set its subtree holds and
@@ -438,9 +530,9 @@ prepare(struct dot *d)
 {
 	struct pdb *db = d->db;
 	const struct pdb_dot_opts *o = d->o;
-	uint32_t n, dep, cc, p, *fcount = NULL, *top = NULL;
+	uint32_t n, dep, cc, p, *fcount = NULL;
 	unsigned char *topmask = NULL;
-	size_t i, k, nt;
+	size_t i, k;
 	uint64_t sum = 0, a;
 	int64_t v;
 
@@ -482,31 +574,10 @@ prepare(struct dot *d)
 			d->maxdepth = dep;
 	}
 
-	for (k = 0; k < o->nfocus; k++) {
-		int any = 0;
-
-		for (cc = 0; cc < d->ncc; cc++)
-			if (!synthetic(d, cc) &&
-			    pdb_cc_glob(db, cc, o->focus[k]))
-				d->focuscc[cc] = any = 1;
-		if (!any)
-			return pdb_seterr(db, PDB_EINVAL,
-			    "no cost centre matches focus '%s'", o->focus[k]);
-	}
-	if (o->top > 0) {
-		nt = o->top < d->nn ? o->top : d->nn;
-		top = malloc(nt * sizeof(*top));
-		topmask = calloc(d->nn, 1);
-		if (top == NULL || topmask == NULL) {
-			free(top);
-			free(topmask);
-			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		}
-		nt = pdb_top_stacks(db, d->m, top, nt);
-		for (k = 0; k < nt; k++)
-			topmask[top[k]] = 1;
-		free(top);
-	}
+	if (focus_check(d) != PDB_OK || top_mask(d, &topmask) != PDB_OK)
+		return pdb_errcode(db);
+	for (cc = 0; cc < d->ncc; cc++)
+		d->focuscc[cc] = (unsigned char)is_focus(d, cc);
 	/* fcount[dep]: focus cost centres on the path down to depth dep. */
 	if (o->nfocus > 0 && (fcount = malloc(((size_t)d->maxdepth + 1) *
 	    sizeof(*fcount))) == NULL) {
@@ -561,80 +632,258 @@ prepare(struct dot *d)
 }
 
 /*
- * The call graph's numbers: self and inherited per cost centre, and the
- * arcs with their stack counts and costs, in one pre-order pass with the
- * current path on an explicit stack.
+ * The call graph's numbers, from events in pre-order: self and inherited
+ * per cost centre, and the arcs with their stack counts and costs.  A
+ * node's inclusive value, and the stacks of the set in its subtree and
+ * their cost, are summed as its subtree closes; they go to its cost
+ * centre and to the arc into it where the node is the outermost
+ * occurrence of either on its stack.  Arcs are made as pairs of cost
+ * centres first meet, and kept at the end if some node of theirs has a
+ * stack of the set below it, in the pre-order of the first such node.
+ * From a tree (agg_tree()) or from a reader (pdb_dot_sink()) alike.
+ */
+
+/* Grow the array *p of n elements of size sz to m, zeroing the new. */
+static int
+grow_zeroed(void *p, size_t sz, size_t n, size_t m)
+{
+	size_t cap = n * sz;
+
+	if (pdb_buf_reserve(p, &cap, m * sz) != 0)
+		return -1;
+	memset(*(char **)p + n * sz, 0, (m - n) * sz);
+	return 0;
+}
+
+/* Room in the per-cost-centre arrays for every cost centre of db, and
+ * whether each new one is a focus. */
+static int
+cc_reserve(struct dot *d, struct pdb *db)
+{
+	size_t n = d->capcc, m = (size_t)pdb_cc_count(db) + 1;
+
+	if (m > n) {
+		m = m > 2 * n ? m : 2 * n;
+		if (grow_zeroed(&d->self, sizeof(*d->self), n, m) != 0 ||
+		    grow_zeroed(&d->inh, sizeof(*d->inh), n, m) != 0 ||
+		    grow_zeroed(&d->onpath, sizeof(*d->onpath), n, m) != 0 ||
+		    grow_zeroed(&d->present, 1, n, m) != 0 ||
+		    grow_zeroed(&d->hotcc, 1, n, m) != 0 ||
+		    grow_zeroed(&d->focuscc, 1, n, m) != 0)
+			return PDB_ENOMEM;
+		d->capcc = m;
+	}
+	for (; d->ncc < pdb_cc_count(db); d->ncc++)
+		d->focuscc[d->ncc] = (unsigned char)is_focus(d, d->ncc);
+	return PDB_OK;
+}
+
+static int
+agg_enter(struct dot *d, struct pdb *db, uint32_t cc, const int64_t *values,
+    int allowed)
+{
+	struct level *l, *p;
+	uint64_t mag;
+	int64_t v;
+	int syn, in, rc;
+
+	if (cc >= pdb_cc_count(db))
+		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
+		    (unsigned)cc);
+	if (d->nlv == 0 && d->nodes > 0)
+		return pdb_seterr(db, PDB_EFORMAT,
+		    "profile has more than one root");
+	if (values == NULL)
+		values = d->zeros;
+	if (d->check && (rc = pdb_sums_add(db, d->range, cc, values)) !=
+	    PDB_OK)
+		return rc;
+	if ((cc >= d->ncc && cc_reserve(d, db) != PDB_OK) ||
+	    pdb_buf_reserve(&d->lv, &d->caplv, (d->nlv + 1) * sizeof(*d->lv)))
+		goto nomem;
+	/* Every sum drawn adds up own values: if their magnitudes fit in
+	 * 64 bits, so does each sum. */
+	v = values[d->m];
+	mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	if (mag > (uint64_t)INT64_MAX - d->magnitude)
+		d->overflow = 1;
+	else
+		d->magnitude += mag;
+	syn = synthetic(d, cc);
+	d->total = (int64_t)((uint64_t)d->total + (uint64_t)v);
+	d->nreal += !syn;
+	if (!syn)
+		d->self[cc] += v;
+	p = d->nlv > 0 ? &d->lv[d->nlv - 1] : NULL;
+	l = &d->lv[d->nlv];
+	l->cc = cc;
+	l->place = d->nodes;
+	l->nfocus = (p != NULL ? p->nfocus : 0) + d->focuscc[cc];
+	in = allowed && !syn && (!(d->o->flags & PDB_DOT_NONZERO) ||
+	    v != 0) && (d->o->nfocus == 0 || l->nfocus > 0);
+	l->inc = v;
+	l->isub = (uint64_t)in;
+	l->icost = in ? v : 0;
+	l->outer_cc = d->onpath[cc]++ == 0;
+	l->arc = NOARC;
+	l->outer_arc = 0;
+	if (p != NULL && !syn && !synthetic(d, p->cc)) {
+		struct arc *a;
+
+		if ((l->arc = arc_get(d, p->cc, cc)) == NOARC)
+			goto nomem;
+		a = &d->arcs[l->arc];
+		l->outer_arc = a->active++ == 0;
+		if (d->count && in) {
+			a->cost += v;
+			if (l->place < a->first)
+				a->first = l->place;
+		}
+	}
+	if (++d->nlv > d->maxlv)
+		d->maxlv = d->nlv;
+	d->nodes++;
+	return PDB_OK;
+nomem:
+	return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+}
+
+static int
+agg_exit(struct dot *d, struct pdb *db)
+{
+	struct level *l, *p;
+	struct arc *a;
+
+	if (d->nlv == 0)
+		return pdb_seterr(db, PDB_EINVAL, "exit without enter");
+	l = &d->lv[--d->nlv];
+	d->onpath[l->cc]--;
+	if (!synthetic(d, l->cc)) {
+		if (l->outer_cc)
+			d->inh[l->cc] += l->inc;
+		if (l->isub > 0)
+			d->present[l->cc] = 1;
+	}
+	if (l->arc != NOARC) {
+		a = &d->arcs[l->arc];
+		a->active--;
+		if (l->outer_arc && l->isub > 0) {
+			a->nstacks += l->isub;
+			if (!d->count)
+				a->cost += l->icost;
+			if (l->place < a->first)
+				a->first = l->place;
+		}
+	}
+	if (d->nlv == 0) {
+		d->nset = l->isub;
+		return PDB_OK;
+	}
+	p = &d->lv[d->nlv - 1];
+	p->inc = (int64_t)((uint64_t)p->inc + (uint64_t)l->inc);
+	p->isub += l->isub;
+	p->icost += l->icost;
+	return PDB_OK;
+}
+
+static int
+arc_place_cmp(const void *x, const void *y)
+{
+	const struct arc *a = x, *b = y;
+
+	return (a->first > b->first) - (a->first < b->first);
+}
+
+/*
+ * The events are over: the checks the tree's numbers need, and the arcs
+ * drawn, in pre-order of their first node with a stack of the set below
+ * it, in a new hash table.
  */
 static int
-aggregate(struct dot *d)
+agg_end(struct dot *d)
+{
+	struct arc *kept;
+	size_t k, n = 0;
+	uint32_t a;
+
+	if (d->overflow)
+		return pdb_seterr(d->db, PDB_EFORMAT, "the total of '%s' "
+		    "overflows 64 bits", pdb_metric(d->db, d->m)->name);
+	if (focus_check(d) != PDB_OK)
+		return pdb_errcode(d->db);
+	if (cc_reserve(d, d->db) != PDB_OK)
+		return pdb_seterr(d->db, PDB_ENOMEM, "out of memory");
+	if ((kept = malloc((d->narcs + 1) * sizeof(*kept))) == NULL)
+		return pdb_seterr(d->db, PDB_ENOMEM, "out of memory");
+	for (k = 0; k < d->narcs; k++)
+		if (d->arcs[k].first != NOPLACE)
+			kept[n++] = d->arcs[k];
+	qsort(kept, n, sizeof(*kept), arc_place_cmp);
+	d->narcs = 0;
+	for (k = 0; k < d->nbucket; k++)
+		d->bucket[k] = NOARC;
+	for (k = 0; k < n; k++) {
+		a = arc_get(d, kept[k].from, kept[k].to);
+		d->arcs[a].nstacks = kept[k].nstacks;
+		d->arcs[a].cost = kept[k].cost;
+		d->arcs[a].first = kept[k].first;
+	}
+	free(kept);
+	return PDB_OK;
+}
+
+/*
+ * The call graph of the tree: its events, each node allowed in the set
+ * if among the top stacks (--top); then the expensive arm (--hot).
+ */
+static int
+agg_tree(struct dot *d)
 {
 	struct pdb *db = d->db;
-	uint32_t *pnode = NULL, *parc = NULL, *onpath = NULL;
-	uint32_t n, dep, cc, pcc, a, sp = 0;
-	size_t i, k;
+	const struct pdb_dot_opts *o = d->o;
+	unsigned char *topmask = NULL;
+	uint32_t n, depth = 0, cc, a;
+	int64_t *inc = NULL;
+	size_t k;
 	int rc = PDB_OK;
 
-	d->self = calloc(d->ncc + 1, sizeof(*d->self));
-	d->inh = calloc(d->ncc + 1, sizeof(*d->inh));
-	d->present = calloc(d->ncc + 1, 1);
-	onpath = calloc(d->ncc + 1, sizeof(*onpath));
-	pnode = malloc(((size_t)d->maxdepth + 1) * sizeof(*pnode));
-	parc = malloc(((size_t)d->maxdepth + 1) * sizeof(*parc));
-	if (d->self == NULL || d->inh == NULL || d->present == NULL ||
-	    onpath == NULL || pnode == NULL || parc == NULL) {
-		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	d->nn = pdb_node_count(db);
+	if (top_mask(d, &topmask) != PDB_OK)
+		return pdb_errcode(db);
+	for (n = pdb_walk_first(db, &depth); n != PDB_NONE && rc == PDB_OK;
+	    n = pdb_walk_next(db, n, &depth)) {
+		while (d->nlv > depth && rc == PDB_OK)
+			rc = agg_exit(d, db);
+		if (rc == PDB_OK)
+			rc = agg_enter(d, db, pdb_node_cc(db, n),
+			    pdb_node_values(db, n), topmask == NULL ||
+			    topmask[n]);
+	}
+	while (d->nlv > 0 && rc == PDB_OK)
+		rc = agg_exit(d, db);
+	if (rc == PDB_OK)
+		rc = agg_end(d);
+	if (rc != PDB_OK || !(o->flags & (PDB_DOT_HOT | PDB_DOT_HOT_ONLY)))
 		goto out;
-	}
-	for (i = 0; i < d->nn; i++) {
-		n = d->order[i];
-		dep = d->depth[i];
-		while (sp > dep) {
-			sp--;
-			onpath[pdb_node_cc(db, pnode[sp])]--;
-			if (parc[sp] != NOARC)
-				d->arcs[parc[sp]].active--;
-		}
-		cc = pdb_node_cc(db, n);
-		a = NOARC;
-		if (!synthetic(d, cc)) {
-			d->self[cc] += own(d, n);
-			if (onpath[cc] == 0)
-				d->inh[cc] += d->inc[n];
-			if (d->isub[n] > 0)
-				d->present[cc] = 1;
-		}
-		if (dep > 0 && d->isub[n] > 0 && !synthetic(d, cc) &&
-		    !synthetic(d, pcc = pdb_node_cc(db, pnode[dep - 1]))) {
-			if ((a = arc_get(d, pcc, cc)) == NOARC) {
-				rc = pdb_seterr(db, PDB_ENOMEM,
-				    "out of memory");
-				goto out;
-			}
-			if (d->arcs[a].active == 0) {
-				d->arcs[a].nstacks += d->isub[n];
-				if (!d->count)
-					d->arcs[a].cost += d->icost[n];
-			}
-			if (d->count && d->incl[n])
-				d->arcs[a].cost += own(d, n);
-			d->arcs[a].active++;
-		}
-		onpath[cc]++;
-		pnode[dep] = n;
-		parc[dep] = a;
-		sp = dep + 1;
-	}
-	/* The arm's arcs: between consecutive drawn arm nodes. */
-	for (k = 1; k < d->narm; k++) {
-		pcc = pdb_node_cc(db, d->arm[k - 1]);
+	/* The arm, and the arcs between its consecutive nodes. */
+	if ((inc = pdb_inclusive_of(db, d->m)) == NULL ||
+	    (d->arm = malloc((d->maxlv + 1) * sizeof(*d->arm))) == NULL)
+		goto nomem;
+	d->narm = pdb_expensive_arm_of(db, inc, d->arm, d->maxlv + 1);
+	for (k = 0; k < d->narm; k++) {
 		cc = pdb_node_cc(db, d->arm[k]);
-		if ((a = arc_find(d, pcc, cc)) != NOARC)
+		if (!synthetic(d, cc))
+			d->hotcc[cc] = 1;
+		if (k > 0 && (a = arc_find(d, pdb_node_cc(db, d->arm[k - 1]),
+		    cc)) != NOARC)
 			d->arcs[a].hot = 1;
 	}
+	goto out;
+nomem:
+	rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 out:
-	free(onpath);
-	free(pnode);
-	free(parc);
+	free(topmask);
+	free(inc);
 	return rc;
 }
 
@@ -1187,49 +1436,196 @@ dot_free(struct dot *d)
 	free(d->focuscc);
 	free(d->arcs);
 	free(d->bucket);
+	free(d->lv);
+	free(d->onpath);
+	free(d->range);
+	free(d->zeros);
 }
 
+/* Options and metric; the error on db when there is no such metric. */
 static int
-dot_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
+dot_init(struct dot *d, struct pdb *db, const struct pdb_opts *opts)
 {
 	static const struct pdb_dot_opts defaults = PDB_DOT_OPTS_DEFAULT;
-	struct dot d;
-	Agraph_t *g = NULL;
-	agusererrf olderrf;
-	int rc, mi;
+	int mi;
 
-	memset(&d, 0, sizeof(d));
-	d.db = db;
-	d.o = opts->writer_opts ? opts->writer_opts : &defaults;
-	if ((d.nm = pdb_metric_count(db)) == 0)
+	d->db = db;
+	d->o = opts->writer_opts ? opts->writer_opts : &defaults;
+	if ((d->nm = pdb_metric_count(db)) == 0)
 		return pdb_seterr(db, PDB_EINVAL, "the profile has no metrics");
 	if (opts->metric != NULL) {
 		if ((mi = pdb_metric_find(db, opts->metric)) < 0)
 			return pdb_seterr(db, PDB_EINVAL,
 			    "no metric '%s' in this profile", opts->metric);
-		d.m = (unsigned)mi;
+		d->m = (unsigned)mi;
 	} else
-		d.m = pdb_metric_default(db);
-	d.count = pdb_metric(db, d.m)->kind == PDB_COUNT;
+		d->m = pdb_metric_default(db);
+	d->count = pdb_metric(db, d->m)->kind == PDB_COUNT;
+	return PDB_OK;
+}
 
-	if ((rc = prepare(&d)) == PDB_OK && !(d.o->flags & PDB_DOT_TREE))
-		rc = aggregate(&d);
-	if (rc == PDB_OK) {
-		gv_msgs.len = 0;
-		gv_msgs.oom = 0;
-		if (gv_msgs.s != NULL)
-			gv_msgs.s[0] = '\0';
-		olderrf = agseterrf(gv_collect);
-		rc = (d.o->flags & PDB_DOT_TREE) ? build_tree(&d, &g) :
-		    build_callgraph(&d, &g);
-		if (rc == PDB_OK)
-			rc = emit(&d, g, out);
-		if (g != NULL)
-			agclose(g);
-		agseterrf(olderrf);
-		free(gv_msgs.s);
-		memset(&gv_msgs, 0, sizeof(gv_msgs));
-	}
+/* The graph of d's numbers, laid out and written. */
+static int
+draw(struct dot *d, FILE *out)
+{
+	Agraph_t *g = NULL;
+	agusererrf olderrf;
+	int rc;
+
+	gv_msgs.len = 0;
+	gv_msgs.oom = 0;
+	if (gv_msgs.s != NULL)
+		gv_msgs.s[0] = '\0';
+	olderrf = agseterrf(gv_collect);
+	rc = (d->o->flags & PDB_DOT_TREE) ? build_tree(d, &g) :
+	    build_callgraph(d, &g);
+	if (rc == PDB_OK)
+		rc = emit(d, g, out);
+	if (g != NULL)
+		agclose(g);
+	agseterrf(olderrf);
+	free(gv_msgs.s);
+	memset(&gv_msgs, 0, sizeof(gv_msgs));
+	return rc;
+}
+
+static int
+dot_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
+{
+	struct dot d;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	if ((rc = dot_init(&d, db, opts)) == PDB_OK)
+		rc = (d.o->flags & PDB_DOT_TREE) ? prepare(&d) : agg_tree(&d);
+	if (rc == PDB_OK)
+		rc = draw(&d, out);
 	dot_free(&d);
 	return rc;
+}
+
+/* ---- the call graph from a reader ---- */
+
+struct pdb_dot {
+	struct dot		 d;
+	const struct pdb_opts	*opts;
+	struct pdb_sink		 sink;
+	int			 begun;
+};
+
+int
+pdb_dot_streams(const struct pdb_dot_opts *o)
+{
+	return o == NULL || (!(o->flags & (PDB_DOT_TREE | PDB_DOT_HOT |
+	    PDB_DOT_HOT_ONLY)) && o->top == 0);
+}
+
+static int
+ds_begin(void *arg, struct pdb *db)
+{
+	struct pdb_dot *w = arg;
+	struct dot *d = &w->d;
+	int rc;
+
+	if ((rc = dot_init(d, db, w->opts)) != PDB_OK)
+		return rc;
+	if (!pdb_dot_streams(d->o))
+		return pdb_seterr(db, PDB_EINVAL, "this drawing needs the "
+		    "stack tree");
+	d->check = 1;
+	d->range = calloc(2 * (size_t)d->nm + 1, sizeof(*d->range));
+	d->zeros = calloc((size_t)d->nm + 1, sizeof(*d->zeros));
+	if (d->range == NULL || d->zeros == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	w->begun = 1;
+	return PDB_OK;
+}
+
+static int
+ds_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
+{
+	struct pdb_dot *w = arg;
+
+	return agg_enter(&w->d, db, cc, values, 1);
+}
+
+static int
+ds_exit(void *arg, struct pdb *db)
+{
+	struct pdb_dot *w = arg;
+
+	return agg_exit(&w->d, db);
+}
+
+/* A batch of nodes, without a call through the reader's sink each. */
+static int
+ds_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
+{
+	struct pdb_dot *w = arg;
+	size_t i, k;
+	int rc;
+
+	for (i = 0; i < b->n; i++) {
+		*done = i;
+		if ((rc = agg_enter(&w->d, db, b->cc[i], b->values +
+		    i * b->stride, 1)) != PDB_OK)
+			return rc;
+		for (k = 0; k < b->exits[i]; k++)
+			if ((rc = agg_exit(&w->d, db)) != PDB_OK)
+				return rc;
+	}
+	return PDB_OK;
+}
+
+struct pdb_dot *
+pdb_dot_new(const struct pdb_opts *opts)
+{
+	static const struct pdb_opts noopts;
+	struct pdb_dot *w;
+
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		return NULL;
+	w->opts = opts != NULL ? opts : &noopts;
+	w->sink.begin = ds_begin;
+	w->sink.enter = ds_enter;
+	w->sink.exit = ds_exit;
+	w->sink.nodes = ds_nodes;
+	w->sink.arg = w;
+	return w;
+}
+
+const struct pdb_sink *
+pdb_dot_sink(struct pdb_dot *w)
+{
+	return &w->sink;
+}
+
+uint64_t
+pdb_dot_nodes(const struct pdb_dot *w)
+{
+	return w->d.nodes;
+}
+
+int
+pdb_dot_finish(struct pdb_dot *w, FILE *out)
+{
+	int rc;
+
+	if (!w->begun)
+		return PDB_EINVAL;
+	if (w->d.nodes == 0)
+		return pdb_seterr(w->d.db, PDB_EINVAL, "nothing to write: "
+		    "empty profile");
+	if ((rc = agg_end(&w->d)) != PDB_OK)
+		return rc;
+	return draw(&w->d, out);
+}
+
+void
+pdb_dot_free(struct pdb_dot *w)
+{
+	if (w == NULL)
+		return;
+	dot_free(&w->d);
+	free(w);
 }

@@ -19,6 +19,10 @@
 #define FMT_DOT_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "formats.h"
 
 #define PDB_DOT_TREE		0x01u	/* a node per stack, not per cc */
 #define PDB_DOT_HOT		0x02u	/* highlight the expensive arm */
@@ -62,5 +66,24 @@ struct pdb_dot_opts {
 	.nfocus = 0,							\
 	.top = 0							\
 }
+
+/*
+ * The call graph from a reader's events, without the stack tree, when
+ * pdb_dot_streams() says the options allow it: not the tree drawing,
+ * not the expensive arm, not the top stacks.  Give the sink the events
+ * of one tree (a reader whose format's tree is its stream, or
+ * pdb_replay()); then finish draws what pdb_write() would draw from the
+ * tree.  opts (may be NULL) must outlive the writer.  Memory is the cost
+ * centres, the arcs and the depth, not the nodes.
+ */
+struct pdb_dot;
+int		 pdb_dot_streams(const struct pdb_dot_opts *);
+struct pdb_dot	*pdb_dot_new(const struct pdb_opts *opts);
+const struct pdb_sink *pdb_dot_sink(struct pdb_dot *);
+/* Nodes the sink has taken. */
+uint64_t	 pdb_dot_nodes(const struct pdb_dot *);
+/* Draw to out; PDB_OK, or the error on the stream's handle. */
+int		 pdb_dot_finish(struct pdb_dot *, FILE *out);
+void		 pdb_dot_free(struct pdb_dot *);
 
 #endif /* FMT_DOT_H */

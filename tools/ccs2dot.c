@@ -5,7 +5,13 @@
  * ccs2dot: the call graph of a profile (Morgan & Jarvis section 3, Figs.
  * 8 and 10-13), or its stack tree, as Graphviz DOT or rendered directly
  * to SVG, PNG or PDF.  The graph is made in formats/fmt_dot.c; this file
- * parses options.
+ * parses options and reads the profile.
+ *
+ * The call graph without --hot or --top, and with nothing selected or
+ * pruned, is drawn from the events of a format whose tree is its stream
+ * (pgcl, the dump, GHC) as they are read, in memory of the cost centres
+ * and arcs; folded stacks, which merge, are built into a tree when the
+ * format is known, as every other drawing needs, and replayed.
  */
 #include <errno.h>
 #include <limits.h>
@@ -52,6 +58,91 @@ static const char helptext[] =
     "      --nodecount N      draw at most N nodes, 0 for all (80)\n"
     TOOL_PRUNE_HELP
     TOOL_COMMON_HELP;
+
+struct stream {
+	struct tool_common	*c;
+	const char		*path;
+	const struct pdb_format	*fmt;
+	struct pdb_dot		*w;
+	struct pdb_builder	*b;	/* a tree to build first */
+	struct pdb_sink		 sink;
+	int			 refused;	/* said why */
+};
+
+/* The metric drawn is there; else says why not. */
+static int
+metric_ok(struct tool_common *c, const struct pdb *db, const char *path)
+{
+	if (tool_metric(c, db) >= 0)
+		return 1;
+	if (pdb_metric_count(db) == 0)
+		tool_warnx("%s: the profile has no metrics",
+		    strcmp(path, "-") == 0 ? "<stdin>" : path);
+	return 0;
+}
+
+/* The format is known: the rest of the events go to the writer, or to
+ * a builder. */
+static int
+s_begin(void *arg, struct pdb *db)
+{
+	struct stream *s = arg;
+	const struct pdb_sink *next;
+
+	if (!metric_ok(s->c, db, s->path)) {
+		s->refused = 1;
+		return PDB_ESTOP;
+	}
+	if (s->fmt == NULL)
+		return pdb_seterr(db, PDB_EINVAL, "format unknown when the "
+		    "reader began");
+	if (s->fmt->build == PDB_BUILD_RAW)
+		next = pdb_dot_sink(s->w);
+	else {
+		if ((s->b = pdb_builder_new(db, s->fmt->build)) == NULL)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		next = pdb_builder_sink(s->b);
+	}
+	s->sink = *next;
+	return next->begin != NULL ? next->begin(next->arg, db) : 0;
+}
+
+/* Read path into the writer w, through a tree if need be; exits on
+ * error. */
+static void
+load(struct tool_common *c, struct pdb *db, const char *path,
+    struct pdb_dot *w)
+{
+	struct stream s;
+	uint64_t nodes;
+	int built, rc;
+
+	memset(&s, 0, sizeof(s));
+	s.c = c;
+	s.path = path;
+	s.w = w;
+	s.sink.begin = s_begin;
+	s.sink.arg = &s;
+	rc = pdb_read_stream(db, path, c->informat, &c->opts, &s.sink, &s.fmt);
+	built = s.b != NULL;
+	if (built) {
+		pdb_builder_free(s.b);
+		if (rc == PDB_OK && pdb_node_count(db) > 0)
+			rc = pdb_replay(db, pdb_dot_sink(w));
+	}
+	if (s.refused)
+		exit(TOOL_ERR);
+	if (rc != PDB_OK) {
+		tool_pdberr(db);
+		exit(TOOL_ERR);
+	}
+	nodes = built ? pdb_node_count(db) : pdb_dot_nodes(w);
+	if (nodes == 0) {
+		tool_warnx("%s: no stacks in profile", strcmp(path, "-") == 0 ?
+		    "<stdin>" : path);
+		exit(TOOL_ERR);
+	}
+}
 
 /* Output formats: the name, and whether it is binary. */
 static const struct render {
@@ -117,6 +208,7 @@ main(int argc, char *argv[])
 	struct tool_common c;
 	const char **focus = NULL, **tmp, *path, *ext;
 	struct pdb *db;
+	struct pdb_dot *w = NULL;
 	size_t nfocus = 0;
 	int ch, rc;
 	FILE *out;
@@ -187,29 +279,34 @@ main(int argc, char *argv[])
 	dopts.focus = focus;
 	dopts.nfocus = nfocus;
 
-	db = tool_load(&c, path, NULL);
-	if (tool_metric(&c, db) < 0) {
-		if (pdb_metric_count(db) == 0)
-			tool_warnx("%s: the profile has no metrics",
-			    strcmp(path, "-") == 0 ? "<stdin>" : path);
-		free(focus);
-		pdb_free(db);
-		tool_common_free(&c);
-		return TOOL_ERR;
-	}
 	c.opts.metric = c.metric;
 	c.opts.writer_opts = &dopts;
-	if ((out = tool_output_open(&c, render->binary)) == NULL) {
-		free(focus);
-		pdb_free(db);
-		tool_common_free(&c);
-		return TOOL_ERR;
+	if (pdb_dot_streams(&dopts) && pdb_sel_is_trivial(c.sel) &&
+	    c.nmins == 0 && c.min_pct < 0 && c.nexcludes == 0) {
+		db = tool_pdb_new();
+		if ((w = pdb_dot_new(&c.opts)) == NULL) {
+			tool_warnx("out of memory");
+			return TOOL_ERR;
+		}
+		load(&c, db, path, w);
+	} else {
+		db = tool_load(&c, path, NULL);
+		if (!metric_ok(&c, db, path)) {
+			free(focus);
+			pdb_free(db);
+			tool_common_free(&c);
+			return TOOL_ERR;
+		}
 	}
+	if ((out = tool_output_open(&c, render->binary)) == NULL)
+		rc = TOOL_ERR;
 	/* Write errors name the output, the others the input. */
-	if (pdb_write(db, out, &pdb_fmt_dot, &c.opts) != PDB_OK)
+	else if ((w != NULL ? pdb_dot_finish(w, out) :
+	    pdb_write(db, out, &pdb_fmt_dot, &c.opts)) != PDB_OK)
 		rc = tool_output_abort(&c, out, db, path);
 	else
 		rc = tool_output_close(&c, out) == 0 ? TOOL_OK : TOOL_ERR;
+	pdb_dot_free(w);
 	free(focus);
 	pdb_free(db);
 	tool_common_free(&c);

@@ -401,7 +401,8 @@ tool_prefixes(const char *name, struct blob b, const char *suffix,
     const char *place)
 {
 	static const char *const tools[] = { "ccs-flat", "ccs-convert -t json",
-	    "ccs2html", "ccs-tree", "ccs2callgrind", "ccs-callers main" };
+	    "ccs2html", "ccs-tree", "ccs2callgrind", "ccs-callers main",
+	    "ccs2dot" };
 	static const size_t cuts[] = { 13, 40, 100, 333, 1000, 2500 };
 	struct run r;
 	char *path, want[256];

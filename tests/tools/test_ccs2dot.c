@@ -414,3 +414,48 @@ Test(ccs2dot, million_nodes_capped, .timeout = 120)
 	unlink(path);
 	free(path);
 }
+
+/*
+ * The call graph without --hot or --top is drawn from the events of a
+ * format whose tree is its stream as they are read; folded stacks,
+ * selection and pruning build the tree first.  Both ways draw the same,
+ * from a file and from a pipe: --exclude with a pattern that matches
+ * nothing makes the tree.
+ */
+Test(ccs2dot, stream_and_tree_agree, .timeout = 120)
+{
+	static const char *const formats[] = { "pgcl", "dump", "ghc-prof",
+	    "ghc-json", "folded", "json" };
+	static const char *const opts[] = { "", "--nonzero",
+	    "--focus 'E*'", "--nodecount 0 --node-thres 0 --edge-thres 0" };
+	char *gen = write_temp("", 0, NULL), *a = write_temp("", 0, NULL),
+	    *b = write_temp("", 0, NULL);
+	struct run r;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		run(&r, "ccs-gen -q -t %s -n 3000 --seed 5 -o %s", formats[i],
+		    gen);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		run_free(&r);
+		for (k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+			run(&r, "ccs2dot %s %s -o %s && "
+			    "ccs2dot %s --exclude no-such-cc %s -o %s && "
+			    "cmp %s %s && ccs2dot %s - <%s | cmp - %s && "
+			    "grep -c -- '->' %s", opts[k], gen, a, opts[k], gen,
+			    b, a, b, opts[k], gen, a, a);
+			cr_expect_eq(r.status, 0, "%s %s: %s", formats[i],
+			    opts[k], r.err);
+			/* A real graph: it has arcs. */
+			cr_expect_gt(atoi(r.out), 2, "%s %s: %s arcs",
+			    formats[i], opts[k], r.out);
+			run_free(&r);
+		}
+	}
+	unlink(gen);
+	unlink(a);
+	unlink(b);
+	free(gen);
+	free(a);
+	free(b);
+}
