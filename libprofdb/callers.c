@@ -39,7 +39,8 @@ struct pdb_callers {
 	uint64_t	*range;		/* per metric: pdb_sums_add()'s sums */
 	int64_t		*zeros;		/* the values of an event without */
 
-	signed char	*picked;	/* by cost centre; -1: not asked yet */
+	unsigned char	*picked;	/* by cost centre: 0 not asked yet,
+					   1 not picked, 2 picked */
 	size_t		 npicked, cappicked;
 
 	/* The open path: cost centre, and occurrences of the picked ones
@@ -153,12 +154,12 @@ picked(struct pdb_callers *cl, struct pdb *db, uint32_t cc, int *is)
 		if (pdbi_grow(&cl->picked, &cl->cappicked, (size_t)cc + 1, 1))
 			return PDB_ENOMEM;
 		for (i = cl->npicked; i <= cc; i++)
-			cl->picked[i] = -1;
+			cl->picked[i] = 0;
 		cl->npicked = (size_t)cc + 1;
 	}
-	if (cl->picked[cc] < 0)
-		cl->picked[cc] = cl->match(cl->arg, db, cc) ? 1 : 0;
-	*is = cl->picked[cc];
+	if (cl->picked[cc] == 0)
+		cl->picked[cc] = cl->match(cl->arg, db, cc) ? 2 : 1;
+	*is = cl->picked[cc] == 2;
 	return PDB_OK;
 }
 
