@@ -146,7 +146,8 @@ g_begin(void *arg, struct pdb *db)
 		g->sink = *bs;
 		return bs->begin != NULL ? bs->begin(bs->arg, db) : 0;
 	}
-	if (pdb_metric_count(db) == 0)
+	/* As tool_load() does: -m is checked, else no metric is empty. */
+	if (pdb_metric_count(db) == 0 && g->c->metric == NULL)
 		g->nometric = 1;
 	else if ((g->m = tool_metric(g->c, db)) < 0) {
 		g->refused = 1;
