@@ -113,19 +113,14 @@ cmp_cc(const void *a, const void *b)
 /*
  * The events go to the exact and the glob gatherers alike, and the total
  * of the metric shown and the root's cost centre are noted on the way.
- * When the format is known (begin), a format whose tree is not its
- * stream goes to a tree builder instead, to be replayed here after.
  */
 struct gather {
 	struct tool_common	*c;
-	const struct pdb_format	*fmt;	/* NULL: replaying a tree */
 	struct pick		 pick[2];	/* exact, glob */
 	unsigned		 npick;
 	const struct pdb_sink	*to[2];
-	struct pdb_builder	*b;
-	struct pdb_sink		 sink;	/* what the reader calls */
+	struct pdb_sink		 sink;
 	int			 m;	/* metric shown; -1: none yet */
-	int			 refused;	/* tool_metric() said why */
 	int			 nometric;	/* a profile without metrics */
 	uint32_t		 root_cc;
 	uint64_t		 nodes, total;
@@ -135,24 +130,14 @@ static int
 g_begin(void *arg, struct pdb *db)
 {
 	struct gather *g = arg;
-	const struct pdb_sink *bs;
 	unsigned i;
 	int rc;
 
-	if (g->fmt != NULL && g->fmt->build != PDB_BUILD_RAW) {
-		if ((g->b = pdb_builder_new(db, g->fmt->build)) == NULL)
-			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		bs = pdb_builder_sink(g->b);
-		g->sink = *bs;
-		return bs->begin != NULL ? bs->begin(bs->arg, db) : 0;
-	}
 	/* As tool_load() does: -m is checked, else no metric is empty. */
 	if (pdb_metric_count(db) == 0 && g->c->metric == NULL)
 		g->nometric = 1;
-	else if ((g->m = tool_metric(g->c, db)) < 0) {
-		g->refused = 1;
-		return PDB_ESTOP;
-	}
+	else if ((g->m = tool_metric(g->c, db)) < 0)
+		return PDB_ESTOP;	/* it said why */
 	for (i = 0; i < g->npick; i++)
 		if ((rc = g->to[i]->begin(g->to[i]->arg, db)) != 0)
 			return rc;
@@ -208,18 +193,6 @@ g_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
 	return 0;
 }
 
-/* The sinks a gatherer reads through. */
-static void
-gather_sink(struct gather *g, struct pdb_sink *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->begin = g_begin;
-	s->enter = g_enter;
-	s->exit = g_exit;
-	s->nodes = g_nodes;
-	s->arg = g;
-}
-
 /*
  * Gather the contexts of name from path: streamed, or from the tree of
  * the selection and pruning options.  Exits on error; returns db.
@@ -230,7 +203,7 @@ gather(struct tool_common *c, const char *path, const char *name,
 {
 	struct pdb *db;
 	unsigned i;
-	int rc;
+	int built, rc;
 
 	memset(g, 0, sizeof(*g));
 	g->c = c;
@@ -246,40 +219,23 @@ gather(struct tool_common *c, const char *path, const char *name,
 		}
 		g->to[i] = pdb_callers_sink(g->pick[i].callers);
 	}
-	gather_sink(g, &g->sink);
-	if (pdb_sel_is_trivial(c->sel) && c->nmins == 0 && c->min_pct < 0 &&
-	    c->nexcludes == 0) {
+	g->sink.begin = g_begin;
+	g->sink.enter = g_enter;
+	g->sink.exit = g_exit;
+	g->sink.nodes = g_nodes;
+	g->sink.arg = g;
+	if (tool_streams(c)) {
 		db = tool_pdb_new();
-		rc = pdb_read_stream(db, path, c->informat, &c->opts, &g->sink,
-		    &g->fmt);
-		if (rc == PDB_OK && g->b != NULL) {
-			pdb_builder_free(g->b);
-			g->b = NULL;
-			if (pdb_node_count(db) == 0)
-				rc = pdb_seterr(db, PDB_EFORMAT,
-				    "%s: no stacks in profile", strcmp(path,
-				    "-") == 0 ? "<stdin>" : path);
-			else {
-				struct pdb_sink s;
-
-				g->fmt = NULL;
-				gather_sink(g, &s);
-				rc = pdb_replay(db, &s);
-			}
-		}
-		pdb_builder_free(g->b);
+		built = tool_read_events(c, db, path, &g->sink, NULL);
+		tool_no_stacks(db, built, g->nodes, path);
 	} else {
 		db = tool_load(c, path, NULL);
-		rc = pdb_replay(db, &g->sink);
-	}
-	if (g->refused)
-		exit(TOOL_ERR);
-	if (rc == PDB_OK && g->nodes == 0)
-		rc = pdb_seterr(db, PDB_EFORMAT, "%s: no stacks in profile",
-		    strcmp(path, "-") == 0 ? "<stdin>" : path);
-	if (rc != PDB_OK) {
-		tool_pdberr(db);
-		exit(TOOL_ERR);
+		if ((rc = pdb_replay(db, &g->sink)) == PDB_ESTOP)
+			exit(TOOL_ERR);
+		if (rc != PDB_OK) {
+			tool_pdberr(db);
+			exit(TOOL_ERR);
+		}
 	}
 	return db;
 }

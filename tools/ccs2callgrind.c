@@ -14,7 +14,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "common.h"
 #include "fmt_callgrind.h"
@@ -36,21 +35,13 @@ static const char helptext[] =
     TOOL_PRUNE_HELP
     TOOL_COMMON_HELP;
 
-struct stream {
-	struct tool_common	*c;
-	const struct pdb_format	*fmt;
-	struct pdb_callgrind	*cg;
-	struct pdb_builder	*b;	/* a tree to build first */
-	struct pdb_sink		 sink;
-	int			 refused;	/* -m said why */
-};
-
 /* -m names a cost metric of db; else says why not. */
 static int
-metric_ok(struct tool_common *c, const struct pdb *db)
+metric_ok(struct tool_common *c, const struct pdb *db, const char *path)
 {
 	int m;
 
+	(void)path;
 	if (c->metric == NULL)
 		return 1;
 	if ((m = tool_metric(c, db)) < 0)
@@ -61,68 +52,6 @@ metric_ok(struct tool_common *c, const struct pdb *db)
 		return 0;
 	}
 	return 1;
-}
-
-/* The format is known: the rest of the events go to the writer, or to
- * a builder. */
-static int
-s_begin(void *arg, struct pdb *db)
-{
-	struct stream *s = arg;
-	const struct pdb_sink *next;
-
-	if (!metric_ok(s->c, db)) {
-		s->refused = 1;
-		return PDB_ESTOP;
-	}
-	if (s->fmt == NULL)
-		return pdb_seterr(db, PDB_EINVAL, "format unknown when the "
-		    "reader began");
-	if (s->fmt->build == PDB_BUILD_RAW)
-		next = pdb_callgrind_sink(s->cg);
-	else {
-		if ((s->b = pdb_builder_new(db, s->fmt->build)) == NULL)
-			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		next = pdb_builder_sink(s->b);
-	}
-	s->sink = *next;
-	return next->begin != NULL ? next->begin(next->arg, db) : 0;
-}
-
-/* Read path into the writer cg, through a tree if need be; exits on
- * error. */
-static void
-load(struct tool_common *c, struct pdb *db, const char *path,
-    struct pdb_callgrind *cg)
-{
-	struct stream s;
-	uint64_t nodes;
-	int built, rc;
-
-	memset(&s, 0, sizeof(s));
-	s.c = c;
-	s.cg = cg;
-	s.sink.begin = s_begin;
-	s.sink.arg = &s;
-	rc = pdb_read_stream(db, path, c->informat, &c->opts, &s.sink, &s.fmt);
-	built = s.b != NULL;
-	if (built) {
-		pdb_builder_free(s.b);
-		if (rc == PDB_OK && pdb_node_count(db) > 0)
-			rc = pdb_replay(db, pdb_callgrind_sink(cg));
-	}
-	if (s.refused)
-		exit(TOOL_ERR);
-	if (rc != PDB_OK) {
-		tool_pdberr(db);
-		exit(TOOL_ERR);
-	}
-	nodes = built ? pdb_node_count(db) : pdb_callgrind_nodes(cg);
-	if (nodes == 0) {
-		tool_warnx("%s: no stacks in profile", strcmp(path, "-") == 0 ?
-		    "<stdin>" : path);
-		exit(TOOL_ERR);
-	}
 }
 
 int
@@ -140,7 +69,7 @@ main(int argc, char *argv[])
 	struct pdb *db;
 	const char *path;
 	FILE *out;
-	int ch, rc;
+	int built, ch, rc;
 
 	tool_init(argv[0], &c);
 	while ((ch = getopt_long(argc, argv, TOOL_COMMON_SHORTOPTS,
@@ -162,14 +91,15 @@ main(int argc, char *argv[])
 
 	c.opts.metric = c.metric;
 	c.opts.writer_opts = &cg;
-	if (pdb_sel_is_trivial(c.sel) && c.nmins == 0 && c.min_pct < 0 &&
-	    c.nexcludes == 0) {
+	if (tool_streams(&c)) {
 		db = tool_pdb_new();
 		if ((w = pdb_callgrind_new(&c.opts)) == NULL) {
 			tool_warnx("out of memory");
 			return TOOL_ERR;
 		}
-		load(&c, db, path, w);
+		built = tool_read_events(&c, db, path, pdb_callgrind_sink(w),
+		    metric_ok);
+		tool_no_stacks(db, built, pdb_callgrind_nodes(w), path);
 		if ((out = tool_output_open(&c, 0)) == NULL)
 			rc = TOOL_ERR;
 		else if (pdb_callgrind_finish(w, out) != PDB_OK)
@@ -180,7 +110,7 @@ main(int argc, char *argv[])
 		pdb_callgrind_free(w);
 	} else {
 		db = tool_load(&c, path, NULL);
-		if (!metric_ok(&c, db))
+		if (!metric_ok(&c, db, path))
 			rc = TOOL_ERR;
 		else {
 			c.outformat = &pdb_fmt_callgrind;

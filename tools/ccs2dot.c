@@ -59,16 +59,6 @@ static const char helptext[] =
     TOOL_PRUNE_HELP
     TOOL_COMMON_HELP;
 
-struct stream {
-	struct tool_common	*c;
-	const char		*path;
-	const struct pdb_format	*fmt;
-	struct pdb_dot		*w;
-	struct pdb_builder	*b;	/* a tree to build first */
-	struct pdb_sink		 sink;
-	int			 refused;	/* said why */
-};
-
 /* The metric drawn is there; else says why not. */
 static int
 metric_ok(struct tool_common *c, const struct pdb *db, const char *path)
@@ -79,69 +69,6 @@ metric_ok(struct tool_common *c, const struct pdb *db, const char *path)
 		tool_warnx("%s: the profile has no metrics",
 		    strcmp(path, "-") == 0 ? "<stdin>" : path);
 	return 0;
-}
-
-/* The format is known: the rest of the events go to the writer, or to
- * a builder. */
-static int
-s_begin(void *arg, struct pdb *db)
-{
-	struct stream *s = arg;
-	const struct pdb_sink *next;
-
-	if (!metric_ok(s->c, db, s->path)) {
-		s->refused = 1;
-		return PDB_ESTOP;
-	}
-	if (s->fmt == NULL)
-		return pdb_seterr(db, PDB_EINVAL, "format unknown when the "
-		    "reader began");
-	if (s->fmt->build == PDB_BUILD_RAW)
-		next = pdb_dot_sink(s->w);
-	else {
-		if ((s->b = pdb_builder_new(db, s->fmt->build)) == NULL)
-			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		next = pdb_builder_sink(s->b);
-	}
-	s->sink = *next;
-	return next->begin != NULL ? next->begin(next->arg, db) : 0;
-}
-
-/* Read path into the writer w, through a tree if need be; exits on
- * error. */
-static void
-load(struct tool_common *c, struct pdb *db, const char *path,
-    struct pdb_dot *w)
-{
-	struct stream s;
-	uint64_t nodes;
-	int built, rc;
-
-	memset(&s, 0, sizeof(s));
-	s.c = c;
-	s.path = path;
-	s.w = w;
-	s.sink.begin = s_begin;
-	s.sink.arg = &s;
-	rc = pdb_read_stream(db, path, c->informat, &c->opts, &s.sink, &s.fmt);
-	built = s.b != NULL;
-	if (built) {
-		pdb_builder_free(s.b);
-		if (rc == PDB_OK && pdb_node_count(db) > 0)
-			rc = pdb_replay(db, pdb_dot_sink(w));
-	}
-	if (s.refused)
-		exit(TOOL_ERR);
-	if (rc != PDB_OK) {
-		tool_pdberr(db);
-		exit(TOOL_ERR);
-	}
-	nodes = built ? pdb_node_count(db) : pdb_dot_nodes(w);
-	if (nodes == 0) {
-		tool_warnx("%s: no stacks in profile", strcmp(path, "-") == 0 ?
-		    "<stdin>" : path);
-		exit(TOOL_ERR);
-	}
 }
 
 /* Output formats: the name, and whether it is binary. */
@@ -210,7 +137,7 @@ main(int argc, char *argv[])
 	struct pdb *db;
 	struct pdb_dot *w = NULL;
 	size_t nfocus = 0;
-	int ch, rc;
+	int built, ch, rc;
 	FILE *out;
 
 	tool_init(argv[0], &c);
@@ -281,14 +208,15 @@ main(int argc, char *argv[])
 
 	c.opts.metric = c.metric;
 	c.opts.writer_opts = &dopts;
-	if (pdb_dot_streams(&dopts) && pdb_sel_is_trivial(c.sel) &&
-	    c.nmins == 0 && c.min_pct < 0 && c.nexcludes == 0) {
+	if (pdb_dot_streams(&dopts) && tool_streams(&c)) {
 		db = tool_pdb_new();
 		if ((w = pdb_dot_new(&c.opts)) == NULL) {
 			tool_warnx("out of memory");
 			return TOOL_ERR;
 		}
-		load(&c, db, path, w);
+		built = tool_read_events(&c, db, path, pdb_dot_sink(w),
+		    metric_ok);
+		tool_no_stacks(db, built, pdb_dot_nodes(w), path);
 	} else {
 		db = tool_load(&c, path, NULL);
 		if (!metric_ok(&c, db, path)) {

@@ -798,6 +798,91 @@ tool_read_projected(struct tool_common *c, struct pdb *db, const char *path,
 	return rc;
 }
 
+int
+tool_streams(const struct tool_common *c)
+{
+	return pdb_sel_is_trivial(c->sel) && c->nmins == 0 &&
+	    c->min_pct < 0 && c->nexcludes == 0;
+}
+
+/* tool_read_events(): the reader's sink until the format is known. */
+struct events {
+	struct tool_common	*c;
+	const char		*path;
+	const struct pdb_format	*fmt;
+	const struct pdb_sink	*to;
+	int			(*check)(struct tool_common *,
+				    const struct pdb *, const char *);
+	struct pdb_builder	*b;	/* a tree to build first */
+	struct pdb_sink		 sink;	/* what the reader calls */
+	int			 refused;
+};
+
+static int
+events_begin(void *arg, struct pdb *db)
+{
+	struct events *e = arg;
+	const struct pdb_sink *next = e->to;
+
+	if (e->check != NULL && !e->check(e->c, db, e->path)) {
+		e->refused = 1;
+		return PDB_ESTOP;
+	}
+	if (e->fmt == NULL)
+		return pdb_seterr(db, PDB_EINVAL, "format unknown when the "
+		    "reader began");
+	if (e->fmt->build != PDB_BUILD_RAW) {
+		if ((e->b = pdb_builder_new(db, e->fmt->build)) == NULL)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		next = pdb_builder_sink(e->b);
+	}
+	/* The rest of the events go straight to next. */
+	e->sink = *next;
+	return next->begin != NULL ? next->begin(next->arg, db) : 0;
+}
+
+int
+tool_read_events(struct tool_common *c, struct pdb *db, const char *path,
+    const struct pdb_sink *sink, int (*check)(struct tool_common *,
+    const struct pdb *, const char *))
+{
+	struct events e;
+	int built, rc;
+
+	memset(&e, 0, sizeof(e));
+	e.c = c;
+	e.path = path;
+	e.to = sink;
+	e.check = check;
+	e.sink.begin = events_begin;
+	e.sink.arg = &e;
+	rc = pdb_read_stream(db, path, c->informat, &c->opts, &e.sink, &e.fmt);
+	built = e.b != NULL;
+	if (built) {
+		pdb_builder_free(e.b);
+		if (rc == PDB_OK && pdb_node_count(db) > 0)
+			rc = pdb_replay(db, sink);
+	}
+	if (e.refused || rc == PDB_ESTOP)
+		exit(TOOL_ERR);
+	if (rc != PDB_OK) {
+		tool_pdberr(db);
+		exit(TOOL_ERR);
+	}
+	return built;
+}
+
+void
+tool_no_stacks(const struct pdb *db, int built, uint64_t nodes,
+    const char *path)
+{
+	if ((built ? pdb_node_count(db) : nodes) > 0)
+		return;
+	tool_warnx("%s: no stacks in profile", strcmp(path, "-") == 0 ?
+	    "<stdin>" : path);
+	exit(TOOL_ERR);
+}
+
 /* The total of metric m: the root's inclusive value. */
 static int64_t
 total(const struct pdb *db, unsigned m)

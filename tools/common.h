@@ -192,6 +192,29 @@ struct pdb *tool_load(struct tool_common *, const char *path,
  */
 int	tool_read_projected(struct tool_common *, struct pdb *db,
 	    const char *path, const struct pdb_sel *sel);
+/*
+ * For a tool whose output can be made from events: whether nothing is
+ * selected or pruned, so that it may read the profile as a stream.
+ */
+int	tool_streams(const struct tool_common *);
+/*
+ * Read path as events into sink: a format whose tree is its stream
+ * (pgcl, the dump, GHC: fmt->build is PDB_BUILD_RAW) goes to sink as it
+ * is read; any other is built into db's tree first, then replayed into
+ * sink.  check (may be NULL) is asked first, when the schema is known:
+ * when it says no, it has said why.  A sink that stops the read
+ * (PDB_ESTOP) has said why too.  Prints the error and exits 1 on
+ * failure.  Returns whether db holds the tree; tool_no_stacks() then
+ * tells whether the sink took any stack.
+ */
+int	tool_read_events(struct tool_common *, struct pdb *db,
+	    const char *path, const struct pdb_sink *sink,
+	    int (*check)(struct tool_common *, const struct pdb *,
+	    const char *path));
+/* Exit 1 with "path: no stacks in profile" when nodes is 0: the stacks
+ * of db's tree if built, else those the sink took. */
+void	tool_no_stacks(const struct pdb *db, int built, uint64_t nodes,
+	    const char *path);
 /* Write db as -t (default: the native dump) to the output; returns the
  * exit status.  The writer may take db's tree (PDB_OPT_TAKE): only
  * pdb_free() and the error are left to do with db. */
