@@ -710,3 +710,30 @@ Test(ccs_tree, deep, .timeout = 60)
 	unlink(path);
 	free(path);
 }
+
+/*
+ * Names that are not printable ASCII keep their place in the line: a
+ * UTF-8 name counts a column a code point, a control character is
+ * escaped, and the columns after them line up with the others.
+ */
+Test(ccs_tree, names_not_ascii_in_place)
+{
+	static const char folded[] =
+	    "main;caf\xc3\xa9;b\x01x 5\n"
+	    "main;plain 3\n";
+	char *in = write_temp(folded, sizeof(folded) - 1, ".folded");
+	struct run r;
+
+	run(&r, "ccs-tree %s", in);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "\n"
+	    "main                            0      0.0        8    100.0\n"
+	    " caf\xc3\xa9" "                           0      0.0        5     "
+	    "62.5\n"
+	    "  b\\x01x                        5     62.5        5     62.5\n"
+	    " plain                          3     37.5        3     37.5\n")
+	    != NULL, "%s", r.out);
+	run_free(&r);
+	unlink(in);
+	free(in);
+}
