@@ -104,19 +104,16 @@ struct fn {
 	int		 shown;		/* name written once already */
 };
 
-/* The calls of function from to function to: all nodes of to whose
- * parent is of from. */
-struct call {
-	uint32_t	 from, to;
-	uint64_t	 count;		/* the call count, once read */
-};
-
-/* The table of calls holds their key and count, read and written once
- * for each node: one cache line a node. */
+/*
+ * The calls of function from to function to: all nodes of to whose
+ * parent is of from.  The table of calls holds their key and count,
+ * read and written once for each node (one cache line a node); their
+ * inclusive costs, added only at outermost occurrences, are apart.
+ */
 struct callslot {
 	uint64_t	 pair;		/* from << 32 | to */
 	uint64_t	 count;		/* the call count */
-	uint32_t	 call;		/* call + 1; 0 = empty */
+	uint32_t	 call;		/* its row of callinc + 1; 0 = empty */
 };
 
 /* A node of the stream still open. */
@@ -172,9 +169,7 @@ struct pdb_callgrind {
 	size_t		 selfcap;
 	uint32_t	*active;	/* by function: how often on the path */
 	size_t		 activecap;
-	struct call	*calls;
 	uint32_t	 ncalls;
-	size_t		 callcap;
 	int64_t		*callinc;	/* inclusive costs the calls carry */
 	size_t		 callinccap;
 	struct callslot	*callset;	/* calls by (from, to) */
@@ -736,10 +731,8 @@ call_of(struct pdb_callgrind *w, uint32_t from, uint32_t to)
 			return NULL;
 		mask = w->callsetcap - 1;
 	}
-	if (pdb_buf_reserve(&w->calls, &w->callcap, ((size_t)c + 1) *
-	    sizeof(*w->calls)) != 0 || pdb_buf_reserve(&w->callinc,
-	    &w->callinccap, ((size_t)c + 1) * w->nev *
-	    sizeof(*w->callinc)) != 0)
+	if (pdb_buf_reserve(&w->callinc, &w->callinccap, ((size_t)c + 1) *
+	    w->nev * sizeof(*w->callinc)) != 0)
 		return NULL;
 	for (j = pair_hash(pair) & mask; w->callset[j].call != 0;
 	    j = (j + 1) & mask)
@@ -747,8 +740,6 @@ call_of(struct pdb_callgrind *w, uint32_t from, uint32_t to)
 	w->callset[j].pair = pair;
 	w->callset[j].count = 0;
 	w->callset[j].call = c + 1;
-	w->calls[c].from = from;
-	w->calls[c].to = to;
 	memset(w->callinc + (size_t)c * w->nev, 0, w->nev *
 	    sizeof(*w->callinc));
 	w->ncalls++;
@@ -1000,7 +991,8 @@ name_fns(struct pdb_callgrind *w)
 /* A call, for sorting the calls by caller and callee. */
 struct call_ref {
 	uint32_t	 from, to;
-	uint32_t	 call;
+	uint32_t	 call;		/* its row of callinc */
+	uint64_t	 count;
 };
 
 static int
@@ -1050,15 +1042,13 @@ pdb_callgrind_finish(struct pdb_callgrind *w, FILE *out)
 	if (sorted == NULL || evname == NULL || w->fshown == NULL ||
 	    event_names(w, evname) != 0)
 		goto nomem;
-	for (j = 0; j < w->callsetcap; j++)
-		if (w->callset[j].call != 0)
-			w->calls[w->callset[j].call - 1].count =
-			    w->callset[j].count;
-	for (c = 0; c < w->ncalls; c++) {
-		sorted[c].from = w->calls[c].from;
-		sorted[c].to = w->calls[c].to;
-		sorted[c].call = c;
-	}
+	for (j = 0, c = 0; j < w->callsetcap; j++)
+		if (w->callset[j].call != 0) {
+			sorted[c].from = (uint32_t)(w->callset[j].pair >> 32);
+			sorted[c].to = (uint32_t)w->callset[j].pair;
+			sorted[c].call = w->callset[j].call - 1;
+			sorted[c++].count = w->callset[j].count;
+		}
 	qsort(sorted, w->ncalls, sizeof(*sorted), call_cmp);
 
 	put_header(w, w->opts, evname, w->total);
@@ -1085,13 +1075,12 @@ pdb_callgrind_finish(struct pdb_callgrind *w, FILE *out)
 		put_fn(w, "fn", f);
 		put_costs(w, w->fns[f].line, w->self + (size_t)f * w->nev);
 		for (; k < w->ncalls && sorted[k].from == f; k++) {
-			const struct call *call = &w->calls[sorted[k].call];
-			uint32_t to = call->to;
+			uint32_t to = sorted[k].to;
 
 			put_file(w, "cfl", w->fns[to].file);
 			put_fn(w, "cfn", to);
 			fprintf(out, "calls=%" PRIu64 " %" PRIu64 "\n",
-			    call->count > 0 ? call->count : 1,
+			    sorted[k].count > 0 ? sorted[k].count : 1,
 			    w->fns[to].line);
 			put_costs(w, w->fns[f].line, w->callinc +
 			    (size_t)sorted[k].call * w->nev);
@@ -1116,19 +1105,7 @@ done:
 static int
 cg_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
 {
-	size_t i, k;
-	int rc;
-
-	for (i = 0; i < b->n; i++) {
-		*done = i;
-		if ((rc = cg_enter(arg, db, b->cc[i], b->values +
-		    i * b->stride)) != PDB_OK)
-			return rc;
-		for (k = 0; k < b->exits[i]; k++)
-			if ((rc = cg_exit(arg, db)) != PDB_OK)
-				return rc;
-	}
-	return PDB_OK;
+	return pdb_batch_each(db, b, 0, b->n, done, cg_enter, cg_exit, arg);
 }
 
 struct pdb_callgrind *
@@ -1182,7 +1159,6 @@ pdb_callgrind_free(struct pdb_callgrind *w)
 	htab_free(&w->fileset);
 	free(w->self);
 	free(w->active);
-	free(w->calls);
 	free(w->callinc);
 	free(w->callset);
 	free(w->path);

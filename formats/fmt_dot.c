@@ -87,6 +87,7 @@ struct level {
 	uint32_t	 cc;
 	uint32_t	 arc;		/* the arc into it, or NOARC */
 	uint32_t	 nfocus;	/* focus cost centres down to it */
+	int		 syn;		/* cc is synthetic */
 	int		 outer_cc;	/* the outermost occurrence of cc */
 	int		 outer_arc;	/* the outermost occurrence of arc */
 	uint64_t	 place;		/* in pre-order */
@@ -521,9 +522,30 @@ top_mask(struct dot *d, unsigned char **mask)
 }
 
 /*
- * What both drawings need: inclusive values, the pre-order, the stack
- * set and, per node, how many stacks of the set its subtree holds and
- * what they cost; the expensive arm.
+ * The expensive arm of metric m's inclusive values inc (a path: at most
+ * maxlen nodes), and its cost centres marked hot.
+ */
+static int
+find_arm(struct dot *d, const int64_t *inc, size_t maxlen)
+{
+	uint32_t cc;
+	size_t k;
+
+	if ((d->arm = malloc(maxlen * sizeof(*d->arm))) == NULL)
+		return pdb_seterr(d->db, PDB_ENOMEM, "out of memory");
+	d->narm = pdb_expensive_arm_of(d->db, inc, d->arm, maxlen);
+	for (k = 0; k < d->narm; k++) {
+		cc = pdb_node_cc(d->db, d->arm[k]);
+		if (!synthetic(d, cc))
+			d->hotcc[cc] = 1;
+	}
+	return PDB_OK;
+}
+
+/*
+ * What the tree drawing needs: inclusive values, the pre-order, the
+ * stack set and, per node, how many stacks of the set its subtree holds
+ * and what they cost; the expensive arm.
  */
 static int
 prepare(struct dot *d)
@@ -615,18 +637,10 @@ prepare(struct dot *d)
 	d->nset = d->nn > 0 ? d->isub[d->order[0]] : 0;
 
 	if (o->flags & (PDB_DOT_HOT | PDB_DOT_HOT_ONLY)) {
-		/* An arm is a path: at most maxdepth + 1 nodes. */
-		if ((d->arm = malloc(((size_t)d->maxdepth + 1) *
-		    sizeof(*d->arm))) == NULL)
-			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		d->narm = pdb_expensive_arm_of(db, d->inc, d->arm,
-		    (size_t)d->maxdepth + 1);
-		for (k = 0; k < d->narm; k++) {
+		if (find_arm(d, d->inc, (size_t)d->maxdepth + 1) != PDB_OK)
+			return PDB_ENOMEM;
+		for (k = 0; k < d->narm; k++)
 			d->armn[d->arm[k]] = 1;
-			cc = pdb_node_cc(db, d->arm[k]);
-			if (!synthetic(d, cc))
-				d->hotcc[cc] = 1;
-		}
 	}
 	return PDB_OK;
 }
@@ -687,7 +701,10 @@ agg_enter(struct dot *d, struct pdb *db, uint32_t cc, const int64_t *values,
 	int64_t v;
 	int syn, in, rc;
 
-	if (cc >= pdb_cc_count(db))
+	/* Cost centres are looked at as they first come (cc_reserve()). */
+	if (cc >= d->ncc && cc_reserve(d, db) != PDB_OK)
+		goto nomem;
+	if (cc >= d->ncc)
 		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
 		    (unsigned)cc);
 	if (d->nlv == 0 && d->nodes > 0)
@@ -698,7 +715,7 @@ agg_enter(struct dot *d, struct pdb *db, uint32_t cc, const int64_t *values,
 	if (d->check && (rc = pdb_sums_add(db, d->range, cc, values)) !=
 	    PDB_OK)
 		return rc;
-	if ((cc >= d->ncc && cc_reserve(d, db) != PDB_OK) ||
+	if ((d->nlv + 1) * sizeof(*d->lv) > d->caplv &&
 	    pdb_buf_reserve(&d->lv, &d->caplv, (d->nlv + 1) * sizeof(*d->lv)))
 		goto nomem;
 	/* Every sum drawn adds up own values: if their magnitudes fit in
@@ -717,6 +734,7 @@ agg_enter(struct dot *d, struct pdb *db, uint32_t cc, const int64_t *values,
 	p = d->nlv > 0 ? &d->lv[d->nlv - 1] : NULL;
 	l = &d->lv[d->nlv];
 	l->cc = cc;
+	l->syn = syn;
 	l->place = d->nodes;
 	l->nfocus = (p != NULL ? p->nfocus : 0) + d->focuscc[cc];
 	in = allowed && !syn && (!(d->o->flags & PDB_DOT_NONZERO) ||
@@ -727,7 +745,7 @@ agg_enter(struct dot *d, struct pdb *db, uint32_t cc, const int64_t *values,
 	l->outer_cc = d->onpath[cc]++ == 0;
 	l->arc = NOARC;
 	l->outer_arc = 0;
-	if (p != NULL && !syn && !synthetic(d, p->cc)) {
+	if (p != NULL && !syn && !p->syn) {
 		struct arc *a;
 
 		if ((l->arc = arc_get(d, p->cc, cc)) == NOARC)
@@ -758,7 +776,7 @@ agg_exit(struct dot *d, struct pdb *db)
 		return pdb_seterr(db, PDB_EINVAL, "exit without enter");
 	l = &d->lv[--d->nlv];
 	d->onpath[l->cc]--;
-	if (!synthetic(d, l->cc)) {
+	if (!l->syn) {
 		if (l->outer_cc)
 			d->inh[l->cc] += l->inc;
 		if (l->isub > 0)
@@ -842,7 +860,7 @@ agg_tree(struct dot *d)
 	struct pdb *db = d->db;
 	const struct pdb_dot_opts *o = d->o;
 	unsigned char *topmask = NULL;
-	uint32_t n, depth = 0, cc, a;
+	uint32_t n, depth = 0, a;
 	int64_t *inc = NULL;
 	size_t k;
 	int rc = PDB_OK;
@@ -866,18 +884,14 @@ agg_tree(struct dot *d)
 	if (rc != PDB_OK || !(o->flags & (PDB_DOT_HOT | PDB_DOT_HOT_ONLY)))
 		goto out;
 	/* The arm, and the arcs between its consecutive nodes. */
-	if ((inc = pdb_inclusive_of(db, d->m)) == NULL ||
-	    (d->arm = malloc((d->maxlv + 1) * sizeof(*d->arm))) == NULL)
+	if ((inc = pdb_inclusive_of(db, d->m)) == NULL)
 		goto nomem;
-	d->narm = pdb_expensive_arm_of(db, inc, d->arm, d->maxlv + 1);
-	for (k = 0; k < d->narm; k++) {
-		cc = pdb_node_cc(db, d->arm[k]);
-		if (!synthetic(d, cc))
-			d->hotcc[cc] = 1;
-		if (k > 0 && (a = arc_find(d, pdb_node_cc(db, d->arm[k - 1]),
-		    cc)) != NOARC)
+	if ((rc = find_arm(d, inc, d->maxlv + 1)) != PDB_OK)
+		goto out;
+	for (k = 1; k < d->narm; k++)
+		if ((a = arc_find(d, pdb_node_cc(db, d->arm[k - 1]),
+		    pdb_node_cc(db, d->arm[k]))) != NOARC)
 			d->arcs[a].hot = 1;
-	}
 	goto out;
 nomem:
 	rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
@@ -1561,20 +1575,7 @@ ds_exit(void *arg, struct pdb *db)
 static int
 ds_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
 {
-	struct pdb_dot *w = arg;
-	size_t i, k;
-	int rc;
-
-	for (i = 0; i < b->n; i++) {
-		*done = i;
-		if ((rc = agg_enter(&w->d, db, b->cc[i], b->values +
-		    i * b->stride, 1)) != PDB_OK)
-			return rc;
-		for (k = 0; k < b->exits[i]; k++)
-			if ((rc = agg_exit(&w->d, db)) != PDB_OK)
-				return rc;
-	}
-	return PDB_OK;
+	return pdb_batch_each(db, b, 0, b->n, done, ds_enter, ds_exit, arg);
 }
 
 struct pdb_dot *

@@ -282,19 +282,7 @@ static int
 one_by_one(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
     size_t hi, size_t *done)
 {
-	size_t i, k;
-	int rc;
-
-	for (i = lo; i < hi; i++) {
-		*done = i;
-		if ((rc = b_enter(b, NULL, bt->cc[i], bt->values +
-		    i * bt->stride)) != PDB_OK)
-			return rc;
-		for (k = 0; k < bt->exits[i]; k++)
-			if ((rc = b_exit(b, NULL)) != PDB_OK)
-				return rc;
-	}
-	return PDB_OK;
+	return pdb_batch_each(b->db, bt, lo, hi, done, b_enter, b_exit, b);
 }
 
 /*

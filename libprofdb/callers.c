@@ -251,19 +251,7 @@ cl_exit(void *arg, struct pdb *db)
 static int
 cl_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
 {
-	size_t i, k;
-	int rc;
-
-	for (i = 0; i < b->n; i++) {
-		*done = i;
-		if ((rc = cl_enter(arg, db, b->cc[i], b->values +
-		    i * b->stride)) != PDB_OK)
-			return rc;
-		for (k = 0; k < b->exits[i]; k++)
-			if ((rc = cl_exit(arg, db)) != PDB_OK)
-				return rc;
-	}
-	return PDB_OK;
+	return pdb_batch_each(db, b, 0, b->n, done, cl_enter, cl_exit, arg);
 }
 
 struct pdb_callers *

@@ -320,6 +320,34 @@ struct pdb_sink {
 	uint64_t (*columns)(void *arg, const struct pdb *db);
 };
 
+/*
+ * Nodes lo to hi of batch b, one event at a time, through enter and
+ * leave (called with arg): for a sink whose nodes() has no faster way
+ * than its own events, which still spares the reader's per-node calls.
+ * On failure *done is the node whose enter or exits failed.  Inline, so
+ * that a sink's own functions are called directly.
+ */
+static inline int
+pdb_batch_each(struct pdb *db, const struct pdb_batch *b, size_t lo,
+    size_t hi, size_t *done,
+    int (*enter)(void *, struct pdb *, uint32_t, const int64_t *),
+    int (*leave)(void *, struct pdb *), void *arg)
+{
+	size_t i, k;
+	int rc;
+
+	for (i = lo; i < hi; i++) {
+		*done = i;
+		if ((rc = enter(arg, db, b->cc[i], b->values +
+		    i * b->stride)) != 0)
+			return rc;
+		for (k = 0; k < b->exits[i]; k++)
+			if ((rc = leave(arg, db)) != 0)
+				return rc;
+	}
+	return 0;
+}
+
 /* How a tree builder turns events into nodes. */
 enum pdb_build {
 	PDB_BUILD_RAW,		/* keep the tree as read (pgcl, GHC, dump) */

@@ -64,8 +64,7 @@ struct tree {
 	size_t		 hcap;		/* levels allocated */
 
 	/* The line being made (line_add()). */
-	char		*line;
-	size_t		 len, cap;
+	struct pdb_text	 line;
 };
 
 static void	*xreallocarray(void *, size_t, size_t);
@@ -103,38 +102,39 @@ xreallocarray(void *p, size_t n, size_t size)
  * line of the 100 MB dump's report was some twenty stdio calls, and they
  * were half the run.
  */
-/* Room for n more bytes; returns where they go. */
-static char *
-line_room(struct tree *t, size_t n)
-{
-	if (t->len + n > t->cap) {
-		t->cap = (t->len + n) * 2 + 256;
-		t->line = xreallocarray(t->line, t->cap, 1);
-	}
-	return t->line + t->len;
-}
-
+/* The pieces of a line, in t->line (formats.h), which grows only until
+ * it holds the longest line: the room is checked here, inline.  The
+ * line is written by its length, never read as a string, so this path
+ * leaves out pdb_text_add()'s NUL. */
 static void
 line_add(struct tree *t, const char *s, size_t n)
 {
-	memcpy(line_room(t, n), s, n);
-	t->len += n;
+	if (t->line.len + n < t->line.cap) {
+		memcpy(t->line.p + t->line.len, s, n);
+		t->line.len += n;
+	} else
+		pdb_text_add(&t->line, s, n);
 }
 
 static void
 line_spaces(struct tree *t, int n)
 {
-	if (n <= 0)
+	if (n <= 0 || (t->line.len + (size_t)n >= t->line.cap &&
+	    !pdb_text_room(&t->line, (size_t)n)))
 		return;
-	memset(line_room(t, (size_t)n), ' ', (size_t)n);
-	t->len += (size_t)n;
+	memset(t->line.p + t->line.len, ' ', (size_t)n);
+	t->line.len += (size_t)n;
 }
 
 static void
 line_flush(struct tree *t)
 {
-	fwrite(t->line, 1, t->len, t->out);
-	t->len = 0;
+	if (t->line.err) {
+		tool_warnx("out of memory");
+		exit(TOOL_ERR);
+	}
+	fwrite(t->line.p, 1, t->line.len, t->out);
+	t->line.len = 0;
 }
 
 /* s, then blanks to width w, as tool_put_left() writes it.  A name that
@@ -609,7 +609,7 @@ done:
 	for (i = 0; i < t.nshow; i++)
 		free(t.inc[i]);
 	free(t.size);
-	free(t.line);
+	free(t.line.p);
 	free(t.hcnt);
 	free(t.hsum);
 	pdb_free(t.db);

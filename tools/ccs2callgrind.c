@@ -64,7 +64,7 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct pdb_callgrind_opts cg = { 0 };
-	struct pdb_callgrind *w;
+	struct pdb_callgrind *w = NULL;
 	struct tool_common c;
 	struct pdb *db;
 	const char *path;
@@ -100,23 +100,22 @@ main(int argc, char *argv[])
 		built = tool_read_events(&c, db, path, pdb_callgrind_sink(w),
 		    metric_ok);
 		tool_no_stacks(db, built, pdb_callgrind_nodes(w), path);
-		if ((out = tool_output_open(&c, 0)) == NULL)
-			rc = TOOL_ERR;
-		else if (pdb_callgrind_finish(w, out) != PDB_OK)
-			rc = tool_output_abort(&c, out, db, NULL);
-		else
-			rc = tool_output_close(&c, out) == 0 ? TOOL_OK :
-			    TOOL_ERR;
-		pdb_callgrind_free(w);
 	} else {
 		db = tool_load(&c, path, NULL);
-		if (!metric_ok(&c, db, path))
-			rc = TOOL_ERR;
-		else {
-			c.outformat = &pdb_fmt_callgrind;
-			rc = tool_write_profile(&c, db);
+		if (!metric_ok(&c, db, path)) {
+			pdb_free(db);
+			tool_common_free(&c);
+			return TOOL_ERR;
 		}
 	}
+	if ((out = tool_output_open(&c, 0)) == NULL)
+		rc = TOOL_ERR;
+	else if ((w != NULL ? pdb_callgrind_finish(w, out) :
+	    pdb_write(db, out, &pdb_fmt_callgrind, &c.opts)) != PDB_OK)
+		rc = tool_output_abort(&c, out, db, NULL);
+	else
+		rc = tool_output_close(&c, out) == 0 ? TOOL_OK : TOOL_ERR;
+	pdb_callgrind_free(w);
 	pdb_free(db);
 	tool_common_free(&c);
 	return rc;

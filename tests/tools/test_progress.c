@@ -91,6 +91,39 @@ Test(progress, reading_shows_a_bar_on_a_terminal)
 	free(s);
 }
 
+/*
+ * The tools that stream to a writer of their own, not through ccs-flat's
+ * path (tool_read_events()), show the same bar, and write the same bytes
+ * with it as without.
+ */
+Test(progress, streaming_writers_show_the_reading_bar)
+{
+	static const char *const cmds[] = { "ccs2callgrind", "ccs2dot",
+	    "ccs-callers main" };
+	char cmd[512], want[64], *s;
+	struct run r;
+	size_t i;
+
+	if (!have_script())
+		cr_skip_test("script(1) cannot give a pseudo-terminal here");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "CCS_PROGRESS_DELAY=0 %s %s > %s",
+		    cmds[i], in, out1);
+		s = on_terminal(cmd);
+		snprintf(want, sizeof(want), "%.*s: reading ",
+		    (int)strcspn(cmds[i], " "), cmds[i]);
+		cr_expect(strstr(s, want) != NULL, "%s: %s", cmds[i], s);
+		cr_expect(strstr(s, " of 3.0 MB [") != NULL, "%s: %s", cmds[i],
+		    s);
+		free(s);
+		run(&r, "%s %s > %s && cmp %s %s", cmds[i], in, out2, out1,
+		    out2);
+		cr_expect_eq(r.status, 0, "%s: the output differs with the "
+		    "bar: %s", cmds[i], r.err);
+		run_free(&r);
+	}
+}
+
 Test(progress, writing_shows_a_bar_and_writes_the_same_bytes)
 {
 	char cmd[512], *s;
