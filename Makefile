@@ -16,6 +16,16 @@ ZLIB_LIBS  = $(shell $(PKG_CONFIG) --libs zlib)
 DEP_PKGS   = zlib jansson yajl libxml-2.0 libcgraph libgvc
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(DEP_PKGS))
 DEP_LIBS   = $(shell $(PKG_CONFIG) --libs $(DEP_PKGS))
+# The tools are not linked with Graphviz and libxml2: the DOT and HTML
+# writers load them when they first write (formats/dynlib.c), under the
+# sonames of the libraries built against, read from them here.
+TOOL_LIBS  = $(shell $(PKG_CONFIG) --libs zlib jansson yajl) -ldl
+soname     = $(shell objdump -p "$$($(PKG_CONFIG) --variable=libdir $(1))/$(2).so" \
+             2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
+soname_def = $(if $(call soname,$(1),$(2)),-DPDB_SONAME_$(3)='"$(call soname,$(1),$(2))"')
+DYNLIB_DEFS= $(call soname_def,libcgraph,libcgraph,cgraph) \
+             $(call soname_def,libgvc,libgvc,gvc) \
+             $(call soname_def,libxml-2.0,libxml2,xml2)
 CRIT_CFLAGS= $(shell $(PKG_CONFIG) --cflags criterion)
 CRIT_LIBS  = $(shell $(PKG_CONFIG) --libs criterion)
 
@@ -58,6 +68,8 @@ $(B)/formats/html/viewer_%.c: formats/html/viewer.%
 $(B)/formats/html/viewer_%.o: $(B)/formats/html/viewer_%.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
+$(B)/formats/dynlib.o $(B)/tests/tools/test_linking.o: CPPFLAGS += $(DYNLIB_DEFS)
+
 $(B)/libprofdb.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
@@ -68,12 +80,10 @@ $(B)/$(SONAME): $(LIB_OBJS)
 $(B)/libccsformats.a: $(FMT_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-# --as-needed: a tool that only reads is linked without the writers that
-# need Graphviz and libxml2 (formats/registry.c), and so without those
-# libraries.
+# --as-needed: a tool that reads no JSON starts without Jansson and yajl.
 $(B)/bin/%: $(B)/tools/%.o $(B)/tools/common.o $(B)/libccsformats.a $(B)/libprofdb.a
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(DEP_LIBS) -lm
+	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(TOOL_LIBS) -lm
 
 # The pkg-config files name the directories of the install, which may be
 # given only to "make install": it writes them anew (PC_SUBST).

@@ -52,8 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gvc.h>
-
+#include "dynlib.h"
 #include "fmt_dot.h"
 #include "formats.h"
 
@@ -274,11 +273,11 @@ set(void *obj, const char *name, const char *value)
 	if (n > 0 && value[n - 1] == '\\' && (tmp = malloc(n + 2)) != NULL) {
 		memcpy(tmp, value, n);
 		memcpy(tmp + n, " ", 2);
-		agsafeset(obj, (char *)name, tmp, "");
+		sym_agsafeset(obj, (char *)name, tmp, "");
 		free(tmp);
 		return;
 	}
-	agsafeset(obj, (char *)name, (char *)value, "");
+	sym_agsafeset(obj, (char *)name, (char *)value, "");
 }
 
 static int
@@ -932,22 +931,22 @@ graph_open(const char *name)
 {
 	Agraph_t *g;
 
-	if ((g = agopen((char *)name, Agdirected, NULL)) == NULL)
+	if ((g = sym_agopen((char *)name, *sym_Agdirected, NULL)) == NULL)
 		return NULL;
-	agattr(g, AGRAPH, "rankdir", "TB");
-	agattr(g, AGRAPH, "fontname", FONT);
-	agattr(g, AGRAPH, "nodesep", "0.3");
-	agattr(g, AGRAPH, "ranksep", "0.4");
-	agattr(g, AGRAPH, "charset", "UTF-8");
-	agattr(g, AGNODE, "shape", "box");
-	agattr(g, AGNODE, "style", "filled,rounded");
-	agattr(g, AGNODE, "fontname", FONT);
-	agattr(g, AGNODE, "fontsize", "10");
-	agattr(g, AGNODE, "fontcolor", "white");
-	agattr(g, AGNODE, "label", "");
-	agattr(g, AGEDGE, "fontname", FONT);
-	agattr(g, AGEDGE, "fontsize", "9");
-	agattr(g, AGEDGE, "label", "");
+	sym_agattr(g, AGRAPH, "rankdir", "TB");
+	sym_agattr(g, AGRAPH, "fontname", FONT);
+	sym_agattr(g, AGRAPH, "nodesep", "0.3");
+	sym_agattr(g, AGRAPH, "ranksep", "0.4");
+	sym_agattr(g, AGRAPH, "charset", "UTF-8");
+	sym_agattr(g, AGNODE, "shape", "box");
+	sym_agattr(g, AGNODE, "style", "filled,rounded");
+	sym_agattr(g, AGNODE, "fontname", FONT);
+	sym_agattr(g, AGNODE, "fontsize", "10");
+	sym_agattr(g, AGNODE, "fontcolor", "white");
+	sym_agattr(g, AGNODE, "label", "");
+	sym_agattr(g, AGEDGE, "fontname", FONT);
+	sym_agattr(g, AGEDGE, "fontsize", "9");
+	sym_agattr(g, AGEDGE, "label", "");
 	return g;
 }
 
@@ -1086,7 +1085,7 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 		free(b.s);
 		return -1;
 	}
-	gn = agnode(g, "legend", 1);
+	gn = sym_agnode(g, "legend", 1);
 	set(gn, "label", b.s);
 	set(gn, "shape", "note");
 	set(gn, "style", "filled");
@@ -1157,7 +1156,7 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 		if (gnode[cc] == NULL)
 			continue;
 		snprintf(name, sizeof(name), "cc%" PRIu32, cc);
-		gn = gnode[cc] = agnode(g, name, 1);
+		gn = gnode[cc] = sym_agnode(g, name, 1);
 		hidden_cost -= d->self[cc];
 		b.len = 0;
 		sb_ccname(&b, d, cc);
@@ -1236,7 +1235,7 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 		    !reaches(a->cost, d->total, o->edge_thres))
 			continue;
 		ashown++;
-		ge = agedge(g, gnode[a->from], gnode[a->to], NULL, 1);
+		ge = sym_agedge(g, gnode[a->from], gnode[a->to], NULL, 1);
 		b.len = 0;
 		if (d->count) {
 			sb_printf(&b, "%" PRId64 " ", a->cost);
@@ -1263,7 +1262,7 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 	return PDB_OK;
 oom:
 	if (g != NULL)
-		agclose(g);
+		sym_agclose(g);
 	free(picks);
 	free(gnode);
 	free(bestin);
@@ -1330,7 +1329,7 @@ build_tree(struct dot *d, Agraph_t **gp)
 		}
 		cc = pdb_node_cc(d->db, n);
 		snprintf(name, sizeof(name), "n%" PRIu32, n);
-		gn = gnode[n] = agnode(g, name, 1);
+		gn = gnode[n] = sym_agnode(g, name, 1);
 		nshown++;
 		hidden_cost -= own(d, n);
 		b.len = 0;
@@ -1353,7 +1352,7 @@ build_tree(struct dot *d, Agraph_t **gp)
 		w = d->count ? own(d, n) : d->inc[n];
 		style_node(gn, frac(w, d->total), hl && d->armn[n]);
 		if (p != PDB_NONE && gnode[p] != NULL) {
-			ge = agedge(g, gnode[p], gn, NULL, 1);
+			ge = sym_agedge(g, gnode[p], gn, NULL, 1);
 			style_edge(ge, frac(w, d->total), hl && d->armn[n] &&
 			    d->armn[p]);
 		}
@@ -1368,7 +1367,7 @@ build_tree(struct dot *d, Agraph_t **gp)
 	return PDB_OK;
 oom:
 	if (g != NULL)
-		agclose(g);
+		sym_agclose(g);
 	free(picks);
 	free(gnode);
 	free(b.s);
@@ -1390,7 +1389,7 @@ gv_context(void)
 	static GVC_t *gvc;
 
 	if (gvc == NULL)
-		gvc = gvContext();
+		gvc = sym_gvContext();
 	return gvc;
 }
 
@@ -1404,13 +1403,14 @@ emit(struct dot *d, Agraph_t *g, FILE *out)
 	int rc = 0;
 
 	if (fmt == NULL || strcmp(fmt, "dot") == 0 || strcmp(fmt, "gv") == 0) {
-		if (agwrite(g, out) != 0 || fflush(out) != 0 || ferror(out))
+		if (sym_agwrite(g, out) != 0 || fflush(out) != 0 ||
+		    ferror(out))
 			return pdb_seterr(d->db, PDB_EIO, "cannot write DOT");
 		return PDB_OK;
 	}
 	if ((gvc = gv_context()) == NULL)
 		return pdb_seterr(d->db, PDB_ENOMEM, "out of memory");
-	if (gvLayout(gvc, g, "dot") != 0)
+	if (sym_gvLayout(gvc, g, "dot") != 0)
 		rc = pdb_seterr(d->db, PDB_EFORMAT,
 		    "graphviz layout failed: %s", gv_message());
 	else {
@@ -1418,7 +1418,7 @@ emit(struct dot *d, Agraph_t *g, FILE *out)
 		 * Render in memory and write with stdio: graphviz calls
 		 * exit(1) when a write to its output fails.
 		 */
-		if (gvRenderData(gvc, g, fmt, &data, &len) != 0)
+		if (sym_gvRenderData(gvc, g, fmt, &data, &len) != 0)
 			rc = pdb_seterr(d->db, PDB_EUNSUPP,
 			    "graphviz cannot render '%s': %s", fmt,
 			    gv_message());
@@ -1426,8 +1426,8 @@ emit(struct dot *d, Agraph_t *g, FILE *out)
 		    ferror(out))
 			rc = pdb_seterr(d->db, PDB_EIO, "cannot write %s: %s",
 			    fmt, strerror(errno));
-		gvFreeRenderData(data);
-		gvFreeLayout(gvc, g);
+		sym_gvFreeRenderData(data);
+		sym_gvFreeLayout(gvc, g);
 	}
 	return rc;
 }
@@ -1486,18 +1486,20 @@ draw(struct dot *d, FILE *out)
 	agusererrf olderrf;
 	int rc;
 
+	if ((rc = pdb_load_graphviz(d->db)) != PDB_OK)
+		return rc;
 	gv_msgs.len = 0;
 	gv_msgs.oom = 0;
 	if (gv_msgs.s != NULL)
 		gv_msgs.s[0] = '\0';
-	olderrf = agseterrf(gv_collect);
+	olderrf = sym_agseterrf(gv_collect);
 	rc = (d->o->flags & PDB_DOT_TREE) ? build_tree(d, &g) :
 	    build_callgraph(d, &g);
 	if (rc == PDB_OK)
 		rc = emit(d, g, out);
 	if (g != NULL)
-		agclose(g);
-	agseterrf(olderrf);
+		sym_agclose(g);
+	sym_agseterrf(olderrf);
 	free(gv_msgs.s);
 	memset(&gv_msgs, 0, sizeof(gv_msgs));
 	return rc;

@@ -27,9 +27,8 @@
 #include <string.h>
 
 #include <jansson.h>
-#include <libxml/HTMLtree.h>
-#include <libxml/tree.h>
 
+#include "dynlib.h"
 #include "formats.h"
 
 /* Generated from formats/html/viewer.js and viewer.css by the Makefile. */
@@ -261,7 +260,7 @@ find_mark(const char *p, size_t len)
 static xmlNodePtr
 child(xmlNodePtr parent, const char *name, const char *text)
 {
-	return xmlNewTextChild(parent, NULL, BAD_CAST name, BAD_CAST text);
+	return sym_xmlNewTextChild(parent, NULL, BAD_CAST name, BAD_CAST text);
 }
 
 static int
@@ -277,36 +276,39 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	int rc = PDB_OK;
 
 	(void)opts;
-	if ((doc = htmlNewDocNoDtD(NULL, NULL)) == NULL)
+	if ((rc = pdb_load_libxml2(db)) != PDB_OK)
+		return rc;
+	if ((doc = sym_htmlNewDocNoDtD(NULL, NULL)) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
-	html = xmlNewNode(NULL, BAD_CAST "html");
-	xmlDocSetRootElement(doc, html);
-	xmlNewProp(html, BAD_CAST "lang", BAD_CAST "en");
-	head = xmlNewChild(html, NULL, BAD_CAST "head", NULL);
-	n = xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
-	xmlNewProp(n, BAD_CAST "charset", BAD_CAST "utf-8");
-	n = xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
-	xmlNewProp(n, BAD_CAST "name", BAD_CAST "viewport");
-	xmlNewProp(n, BAD_CAST "content",
+	sym_xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
+	html = sym_xmlNewNode(NULL, BAD_CAST "html");
+	sym_xmlDocSetRootElement(doc, html);
+	sym_xmlNewProp(html, BAD_CAST "lang", BAD_CAST "en");
+	head = sym_xmlNewChild(html, NULL, BAD_CAST "head", NULL);
+	n = sym_xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
+	sym_xmlNewProp(n, BAD_CAST "charset", BAD_CAST "utf-8");
+	n = sym_xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
+	sym_xmlNewProp(n, BAD_CAST "name", BAD_CAST "viewport");
+	sym_xmlNewProp(n, BAD_CAST "content",
 	    BAD_CAST "width=device-width, initial-scale=1");
 	/* No network: the page may load nothing from anywhere. */
-	n = xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
-	xmlNewProp(n, BAD_CAST "http-equiv", BAD_CAST "Content-Security-Policy");
-	xmlNewProp(n, BAD_CAST "content", BAD_CAST "default-src 'none'; "
+	n = sym_xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
+	sym_xmlNewProp(n, BAD_CAST "http-equiv",
+	    BAD_CAST "Content-Security-Policy");
+	sym_xmlNewProp(n, BAD_CAST "content", BAD_CAST "default-src 'none'; "
 	    "script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
 	    "img-src data:");
 	text_copy(title, sizeof(title) - 32, prog && *prog ? prog : "profile");
 	snprintf(title + strlen(title), 32, " — ccstools profile");
 	child(head, "title", title);
 	child(head, "style", (const char *)ccs_viewer_css);
-	body = xmlNewChild(html, NULL, BAD_CAST "body", NULL);
+	body = sym_xmlNewChild(html, NULL, BAD_CAST "body", NULL);
 	child(body, "noscript", "This viewer needs JavaScript.");
-	n = xmlNewChild(body, NULL, BAD_CAST "div", NULL);
-	xmlNewProp(n, BAD_CAST "id", BAD_CAST "app");
+	n = sym_xmlNewChild(body, NULL, BAD_CAST "div", NULL);
+	sym_xmlNewProp(n, BAD_CAST "id", BAD_CAST "app");
 	script = child(body, "script", DATA_MARK);
-	xmlNewProp(script, BAD_CAST "type", BAD_CAST "application/json");
-	xmlNewProp(script, BAD_CAST "id", BAD_CAST "profile-data");
+	sym_xmlNewProp(script, BAD_CAST "type", BAD_CAST "application/json");
+	sym_xmlNewProp(script, BAD_CAST "id", BAD_CAST "profile-data");
 	child(body, "script", (const char *)ccs_viewer_js);
 	/*
 	 * Serialise as UTF-8, the page's charset, with no encoder: the
@@ -316,24 +318,24 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	 * libxml2 would print its own "I/O error" on stderr when the output
 	 * fails, and lose errno.
 	 */
-	if ((ob = xmlAllocOutputBuffer(NULL)) == NULL) {
-		xmlFreeDoc(doc);
+	if ((ob = sym_xmlAllocOutputBuffer(NULL)) == NULL) {
+		sym_xmlFreeDoc(doc);
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	}
-	htmlDocContentDumpFormatOutput(ob, doc, "UTF-8", 1);
-	xmlOutputBufferFlush(ob);
-	xmlFreeDoc(doc);
-	mem = (const char *)xmlOutputBufferGetContent(ob);
-	len = xmlOutputBufferGetSize(ob);
+	sym_htmlDocContentDumpFormatOutput(ob, doc, "UTF-8", 1);
+	sym_xmlOutputBufferFlush(ob);
+	sym_xmlFreeDoc(doc);
+	mem = (const char *)sym_xmlOutputBufferGetContent(ob);
+	len = sym_xmlOutputBufferGetSize(ob);
 	if (ob->error || mem == NULL) {
-		xmlOutputBufferClose(ob);
+		sym_xmlOutputBufferClose(ob);
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	}
 	/* The page around the data, the data in the mark's place. */
 	mark = find_mark(mem, len);
 	if (mark == NULL || find_mark(mark + 1, len - (size_t)(mark - mem) -
 	    1) != NULL) {
-		xmlOutputBufferClose(ob);
+		sym_xmlOutputBufferClose(ob);
 		return pdb_seterr(db, PDB_EINVAL, "the viewer's page has no "
 		    "single place for the profile");
 	}
@@ -347,7 +349,7 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 		if (ferror(out))
 			rc = pdb_seterr(db, PDB_EIO, "%s", strerror(errno));
 	}
-	xmlOutputBufferClose(ob);
+	sym_xmlOutputBufferClose(ob);
 	return rc;
 }
 

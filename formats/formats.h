@@ -106,21 +106,10 @@ extern const struct pdb_format pdb_fmt_dot;
 extern const struct pdb_format pdb_fmt_html;
 
 /*
- * The formats of the registry that this program has, in probing order:
- * from *i = 0, each call gives the next, and NULL after the last.  A
- * writer that needs Graphviz or libxml2 is there only in a program that
- * names it (see registry.c).
+ * The formats of the registry, in probing order: from *i = 0, each call
+ * gives the next, and NULL after the last.
  */
 const struct pdb_format *pdb_format_next(size_t *i);
-/*
- * A program that writes a format named at run time (a tool's -t, or the
- * extension of its -o; the tests and the fuzzers) names those writers
- * with this, once, at file scope.
- */
-#define PDB_FORMATS_EVERY_WRITER					\
-	const struct pdb_format *const pdb_formats_every_writer[] = {	\
-		&pdb_fmt_dot, &pdb_fmt_html				\
-	}
 
 /* The format called name, or NULL. */
 const struct pdb_format *pdb_format_find(const char *name);

@@ -8,21 +8,6 @@
 
 #include "formats.h"
 
-/*
- * The writers that need Graphviz and libxml2 are named weakly: a
- * program that does not name them itself (a tool that only reads) is
- * linked without them, their entries here are NULL, and it starts
- * without loading those libraries and the ones they need, which took
- * two thirds of its start-up (the Makefile links with --as-needed).
- */
-extern const struct pdb_format pdb_fmt_dot __attribute__((weak));
-extern const struct pdb_format pdb_fmt_html __attribute__((weak));
-
-/*
- * Probing order: binary formats with a magic number first (a cheap,
- * certain test), then the structured text formats, then folded stacks,
- * whose probe accepts almost any text and so must lose every tie.
- */
 static const struct pdb_format *const pdb_formats[] = {
 	&pdb_fmt_ccsdump,
 	&pdb_fmt_pgcl,

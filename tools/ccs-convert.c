@@ -10,8 +10,6 @@
 
 #include "common.h"
 
-PDB_FORMATS_EVERY_WRITER;
-
 static const char usage[] =
     "ccs-convert [-F] [--compress] [-f format] -t format [-o file] "
     "[--pgcl-version N] [file]";

@@ -11,8 +11,6 @@
 
 #include "common.h"
 
-PDB_FORMATS_EVERY_WRITER;
-
 static const char usage[] =
     "ccs-prune [-v] [--min-ticks N] [--min-words N] [--min metric=N] "
     "[--min-pct P] [--exclude pat]... [-f format] [-t format] [-o file] "

@@ -11,8 +11,6 @@
 
 #include "common.h"
 
-PDB_FORMATS_EVERY_WRITER;
-
 static const char usage[] =
     "ccs-select [-s pat]... [-d pat]... [--select-file file] "
     "[--deselect-file file] [-f format] [-t format] [-o file] [file]";

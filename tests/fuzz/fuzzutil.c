@@ -31,9 +31,6 @@ struct stopper {
 	int		 rc, stopped;
 };
 
-/* The tests and the fuzzers write every format (formats.h). */
-PDB_FORMATS_EVERY_WRITER;
-
 static int	 st_event(struct stopper *);
 static int	 st_begin(void *, struct pdb *);
 static int	 st_enter(void *, struct pdb *, uint32_t, const int64_t *);

@@ -2,24 +2,28 @@
 /*
  * Copyright (c) 2026 The ccstools authors
  *
- * The writers that need Graphviz and libxml2 are in a program only if
- * it names them (formats/registry.c): the tools that write a format
- * named at run time have them all, and the tools that only read start
- * without loading those libraries.
+ * Graphviz and libxml2 are loaded by the DOT and HTML writers when they
+ * first write (formats/dynlib.c): every tool has every writer, none
+ * loads those libraries to start, and a tool that cannot load them says
+ * so, fails, and leaves no output, while its other formats still work.
  */
 #include <criterion/criterion.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "dynlib.h"
 #include "testutil.h"
 #include "toolcheck.h"
 #include "pipecheck.h"
 
-
 static const char *const writers[] = { "ccs-convert", "ccs-select",
     "ccs-prune" };
-static const char *const readers[] = { "ccs-flat", "ccs-hot", "ccs-tree",
-    "ccs-stacks", "ccs-callers", "ccs2callgrind" };
+static const char *const tools[] = { "ccs-convert", "ccs-select",
+    "ccs-prune", "ccs-flat", "ccs-hot", "ccs-tree", "ccs-stacks",
+    "ccs-callers", "ccs2callgrind", "ccs2dot", "ccs2html", "ccs-gen",
+    "ccs" };
 
 Test(linking, tools_that_write_have_every_writer)
 {
@@ -43,37 +47,100 @@ Test(linking, tools_that_write_have_every_writer)
 	}
 }
 
-/* ldd(1) names the shared libraries a program loads. */
-static void
-loads(const char *tool, int graphviz, int libxml2)
-{
-	struct run r;
-
-	run_ok(&r, "ldd \"$(command -v %s)\"", tool);
-	cr_expect_eq(strstr(r.out, "libgvc") != NULL, graphviz,
-	    "%s: %s", tool, r.out);
-	cr_expect_eq(strstr(r.out, "libxml2") != NULL, libxml2,
-	    "%s: %s", tool, r.out);
-	run_free(&r);
-}
-
-Test(linking, tools_that_read_start_without_graphviz_and_libxml2)
+/* ldd(1) names the shared libraries a program loads as it starts. */
+Test(linking, no_tool_starts_with_graphviz_or_libxml2)
 {
 	struct run r;
 	size_t i;
 
-	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++) {
-		loads(readers[i], 0, 0);
-		/* ccs-formats(5): the list is of the formats it has. */
-		run_ok(&r, "%s --list-formats", readers[i]);
-		cr_expect(strncmp(r.out, "dump ", 5) == 0 &&
-		    strstr(r.out, "\npgcl ") != NULL &&
-		    strstr(r.out, "\nhtml ") == NULL &&
-		    strstr(r.out, "\ndot ") == NULL, "%s: %s", readers[i],
+	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		run_ok(&r, "ldd \"$(command -v %s)\"", tools[i]);
+		cr_expect(strstr(r.out, "libc.so") != NULL, "%s: %s",
+		    tools[i], r.out);
+		cr_expect(strstr(r.out, "libgvc") == NULL &&
+		    strstr(r.out, "libcgraph") == NULL &&
+		    strstr(r.out, "libxml2") == NULL, "%s: %s", tools[i],
 		    r.out);
 		run_free(&r);
 	}
-	loads("ccs2dot", 1, 0);
-	loads("ccs2html", 0, 1);
-	loads("ccs-convert", 1, 1);
+}
+
+/*
+ * A directory first on LD_LIBRARY_PATH holding an empty file under the
+ * soname of each library the writers load: dlopen(3) finds it first and
+ * fails on it, as it would on a damaged or missing library.
+ */
+static char *
+broken_libraries(void)
+{
+	static const char *const sonames[] = { PDB_SONAME_cgraph,
+	    PDB_SONAME_gvc, PDB_SONAME_xml2 };
+	char *dir = make_temp_dir(), path[512];
+	FILE *f;
+	size_t i;
+
+	for (i = 0; i < sizeof(sonames) / sizeof(sonames[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, sonames[i]);
+		cr_assert((f = fopen(path, "w")) != NULL, "%s", path);
+		fclose(f);
+	}
+	return dir;
+}
+
+/* cmd, run with the broken libraries, fails with "cannot load what"
+ * and no file at out. */
+static void
+cannot_load(const char *dir, const char *cmd, const char *what,
+    const char *out)
+{
+	char want[64];
+	struct run r;
+	FILE *f;
+
+	snprintf(want, sizeof(want), ": cannot load %s: ", what);
+	run(&r, "LD_LIBRARY_PATH='%s' %s", dir, cmd);
+	cr_expect_eq(r.status, 1, "%s: status %d", cmd, r.status);
+	cr_expect(strstr(r.err, want) != NULL && strstr(r.err, dir) != NULL,
+	    "%s: %s", cmd, r.err);
+	run_free(&r);
+	f = fopen(out, "r");
+	cr_expect(f == NULL, "%s: left %s", cmd, out);
+	if (f != NULL) {
+		fclose(f);
+		remove(out);
+	}
+}
+
+Test(linking, writers_that_cannot_load_their_library_fail_cleanly)
+{
+	char *dir = broken_libraries(), out[512], cmd[1024];
+	struct run r;
+	size_t i;
+
+	snprintf(out, sizeof(out), "%s/out", dir);
+	for (i = 0; i < sizeof(writers) / sizeof(writers[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "%s -t dot -o '%s' %s", writers[i],
+		    out, FIG7);
+		cannot_load(dir, cmd, "Graphviz", out);
+		snprintf(cmd, sizeof(cmd), "%s -t html -o '%s' %s",
+		    writers[i], out, FIG7);
+		cannot_load(dir, cmd, "libxml2", out);
+		/* The other writers need neither. */
+		run_ok(&r, "LD_LIBRARY_PATH='%s' %s -t folded %s", dir,
+		    writers[i], FIG7);
+		cr_expect(strstr(r.out, "Main_main;Main_a;") != NULL, "%s: %s",
+		    writers[i], r.out);
+		run_free(&r);
+	}
+	snprintf(cmd, sizeof(cmd), "ccs2dot -o '%s' %s", out, FIG7);
+	cannot_load(dir, cmd, "Graphviz", out);
+	snprintf(cmd, sizeof(cmd), "ccs2dot --tree -T svg -o '%s' %s", out,
+	    FIG7);
+	cannot_load(dir, cmd, "Graphviz", out);
+	snprintf(cmd, sizeof(cmd), "ccs2html -o '%s' %s", out, FIG7);
+	cannot_load(dir, cmd, "libxml2", out);
+	run_ok(&r, "LD_LIBRARY_PATH='%s' ccs-hot %s", dir, FIG7);
+	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 }
