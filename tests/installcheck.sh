@@ -5,7 +5,8 @@
 # make installcheck: install into a staging directory under a prefix
 # other than the default (so that a path fixed at build time shows), and
 # check that what was installed works from there:
-#   - the installed tools run and give what the built ones give;
+#   - the installed tools run and give what the built ones give, and
+#     draw SVG and write HTML, loading Graphviz and libxml2;
 #   - every man page is in place;
 #   - the program of libprofdb(3) compiles warning-free through the
 #     installed pkg-config files alone, links the installed libprofdb.so
@@ -36,6 +37,11 @@ done
 "$B/bin/ccs-hot" examples/mj.P.prof > "$stage/hot.built"
 cmp -s "$stage/hot.installed" "$stage/hot.built" ||
     fail "the installed ccs-hot differs from the built one"
+# The writers that load Graphviz and libxml2 when they first write.
+"$root/bin/ccs2dot" -T svg examples/mj.P.prof | grep -q '</svg>' ||
+    fail "the installed ccs2dot draws no SVG"
+"$root/bin/ccs-convert" -t html examples/mj.P.prof | grep -q '</html>' ||
+    fail "the installed ccs-convert writes no HTML"
 
 # The man pages.
 for m in man/*.[135]; do
