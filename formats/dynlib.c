@@ -30,6 +30,11 @@ static const struct symbol graphviz[] = { PDB_GRAPHVIZ_SYMBOLS(ENTRY) };
 static const struct symbol libxml2[] = { PDB_LIBXML2_SYMBOLS(ENTRY) };
 #undef ENTRY
 
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+#define MAX_SYMBOLS	32	/* of one package: load()'s array */
+_Static_assert(NELEM(graphviz) <= MAX_SYMBOLS, "graphviz: too many symbols");
+_Static_assert(NELEM(libxml2) <= MAX_SYMBOLS, "libxml2: too many symbols");
+
 /* A package's load: done once; why it failed, or "" when it did not. */
 struct package {
 	const char		*name;
@@ -40,9 +45,9 @@ struct package {
 };
 
 static struct package graphviz_pkg = { "Graphviz", graphviz,
-    sizeof(graphviz) / sizeof(graphviz[0]), ONCE_FLAG_INIT, "" };
-static struct package libxml2_pkg = { "libxml2", libxml2,
-    sizeof(libxml2) / sizeof(libxml2[0]), ONCE_FLAG_INIT, "" };
+    NELEM(graphviz), ONCE_FLAG_INIT, "" };
+static struct package libxml2_pkg = { "libxml2", libxml2, NELEM(libxml2),
+    ONCE_FLAG_INIT, "" };
 
 /*
  * Open each library in the order listed and look up its symbols.  The
@@ -53,18 +58,15 @@ static struct package libxml2_pkg = { "libxml2", libxml2,
 static void
 load(struct package *pkg)
 {
-	void *handle = NULL, *addr[32];
-	const char *open = NULL, *err;
+	void *handle = NULL, *addr[MAX_SYMBOLS];
+	const char *soname = NULL, *err;
 	size_t i;
 
-	if (pkg->nsyms > sizeof(addr) / sizeof(addr[0])) {
-		snprintf(pkg->why, sizeof(pkg->why), "too many symbols");
-		return;
-	}
 	for (i = 0; i < pkg->nsyms; i++) {
-		if (open == NULL || strcmp(open, pkg->syms[i].soname) != 0) {
-			open = pkg->syms[i].soname;
-			if ((handle = dlopen(open, RTLD_NOW | RTLD_LOCAL)) ==
+		if (soname == NULL ||
+		    strcmp(soname, pkg->syms[i].soname) != 0) {
+			soname = pkg->syms[i].soname;
+			if ((handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL)) ==
 			    NULL)
 				goto fail;
 		}
@@ -79,8 +81,8 @@ fail:
 	if ((err = dlerror()) != NULL)
 		snprintf(pkg->why, sizeof(pkg->why), "%s", err);
 	else
-		snprintf(pkg->why, sizeof(pkg->why), "%s: no symbol %s", open,
-		    pkg->syms[i].name);
+		snprintf(pkg->why, sizeof(pkg->why), "%s: no symbol %s",
+		    soname, pkg->syms[i].name);
 }
 
 static void
