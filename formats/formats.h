@@ -115,6 +115,13 @@ const struct pdb_format *pdb_format_next(size_t *i);
 const struct pdb_format *pdb_format_find(const char *name);
 /* The writable format whose extension ends path, or NULL. */
 const struct pdb_format *pdb_format_guess(const char *path);
+/*
+ * Whether format f can be written here: PDB_OK, or PDB_EUNSUPP with the
+ * reason on db.  The DOT and HTML writers need Graphviz and libxml2,
+ * which this loads (once) for them, so that a program can fail before it
+ * reads a profile rather than after.
+ */
+int pdb_format_ready(const struct pdb_format *f, struct pdb *db);
 /* The best reader for these first bytes, or NULL. */
 const struct pdb_format *pdb_format_probe(const unsigned char *head,
     size_t len);

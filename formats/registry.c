@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "dynlib.h"
 #include "formats.h"
 
 static const struct pdb_format *const pdb_formats[] = {
@@ -86,4 +87,14 @@ pdb_format_probe(const unsigned char *head, size_t len)
 		}
 	}
 	return best;
+}
+
+int
+pdb_format_ready(const struct pdb_format *f, struct pdb *db)
+{
+	if (f == &pdb_fmt_dot)
+		return pdb_load_graphviz(db);
+	if (f == &pdb_fmt_html)
+		return pdb_load_libxml2(db);
+	return PDB_OK;
 }

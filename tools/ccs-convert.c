@@ -74,6 +74,7 @@ main(int argc, char *argv[])
 		tool_usage(usage);
 	}
 	c.opts.metric = c.metric;
+	tool_format_ready(c.outformat);
 
 	db = tool_pdb_new();
 	rc = TOOL_ERR;

@@ -64,6 +64,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	path = tool_one_input(argc, argv, usage);
+	tool_format_ready(tool_output_format(&c));
 
 	db = tool_load(&c, path, &rep);
 	if (verbose) {

@@ -55,6 +55,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	path = tool_one_input(argc, argv, usage);
+	tool_format_ready(tool_output_format(&c));
 
 	db = tool_load(&c, path, NULL);
 	rc = tool_write_profile(&c, db);

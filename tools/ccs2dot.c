@@ -208,6 +208,7 @@ main(int argc, char *argv[])
 
 	c.opts.metric = c.metric;
 	c.opts.writer_opts = &dopts;
+	tool_format_ready(&pdb_fmt_dot);
 	if (pdb_dot_streams(&dopts) && tool_streams(&c)) {
 		db = tool_pdb_new();
 		if ((w = pdb_dot_new(&c.opts)) == NULL) {

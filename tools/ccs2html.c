@@ -43,9 +43,10 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	path = tool_one_input(argc, argv, usage);
+	c.outformat = &pdb_fmt_html;
+	tool_format_ready(c.outformat);
 
 	db = tool_load(&c, path, NULL);
-	c.outformat = &pdb_fmt_html;
 	rc = tool_write_profile(&c, db);
 	pdb_free(db);
 	tool_common_free(&c);

@@ -943,16 +943,35 @@ tool_load(struct tool_common *c, const char *path,
 	return db;
 }
 
-int
-tool_write_profile(struct tool_common *c, struct pdb *db)
+const struct pdb_format *
+tool_output_format(const struct tool_common *c)
 {
 	const struct pdb_format *f = c->outformat;
-	FILE *out;
 
 	if (f == NULL && c->outpath != NULL)
 		f = pdb_format_guess(c->outpath);
-	if (f == NULL)
-		f = &pdb_fmt_ccsdump;
+	return f != NULL ? f : &pdb_fmt_ccsdump;
+}
+
+void
+tool_format_ready(const struct pdb_format *f)
+{
+	struct pdb *db = tool_pdb_new();
+
+	if (pdb_format_ready(f, db) != PDB_OK) {
+		tool_pdberr(db);
+		pdb_free(db);
+		exit(TOOL_ERR);
+	}
+	pdb_free(db);
+}
+
+int
+tool_write_profile(struct tool_common *c, struct pdb *db)
+{
+	const struct pdb_format *f = tool_output_format(c);
+	FILE *out;
+
 	c->opts.metric = c->metric;
 	c->opts.flags |= PDB_OPT_TAKE;
 	if ((out = tool_output_open(c, f->flags & PDB_FMT_BINARY)) == NULL)

@@ -133,6 +133,17 @@ int	tool_common_option(struct tool_common *, int ch, const char *arg,
 
 /* The writable format called name (for -t); exits 2 if there is none. */
 const struct pdb_format *tool_outformat(const char *name);
+/*
+ * The format tool_write_profile() writes: -t, else the one the extension
+ * of -o names, else the dump.
+ */
+const struct pdb_format *tool_output_format(const struct tool_common *);
+/*
+ * Exit 1, with the reason, when format f cannot be written here
+ * (pdb_format_ready(): its library cannot be loaded).  Called before
+ * the input is read, so that a large profile is not read for nothing.
+ */
+void	tool_format_ready(const struct pdb_format *f);
 
 /* Print "usage: ..." to stderr and exit 2. */
 _Noreturn void tool_usage(const char *usage);

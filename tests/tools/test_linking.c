@@ -144,3 +144,26 @@ Test(linking, writers_that_cannot_load_their_library_fail_cleanly)
 	remove_temp(dir);
 	free(dir);
 }
+
+/* The libraries are loaded before the input is read: a tool that cannot
+ * write its format says so, not what is wrong with the input. */
+Test(linking, writers_fail_before_they_read)
+{
+	char *dir = broken_libraries(), out[512], cmd[1024];
+	size_t i;
+
+	snprintf(out, sizeof(out), "%s/out.html", dir);
+	for (i = 0; i < sizeof(writers) / sizeof(writers[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "%s -t dot nosuch-profile",
+		    writers[i]);
+		cannot_load(dir, cmd, "Graphviz", out);
+		/* The format named by the extension of -o. */
+		snprintf(cmd, sizeof(cmd), "%s -o '%s' nosuch-profile",
+		    writers[i], out);
+		cannot_load(dir, cmd, "libxml2", out);
+	}
+	cannot_load(dir, "ccs2dot -T svg nosuch-profile", "Graphviz", out);
+	cannot_load(dir, "ccs2html nosuch-profile", "libxml2", out);
+	remove_temp(dir);
+	free(dir);
+}
