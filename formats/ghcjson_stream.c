@@ -48,7 +48,7 @@
 
 #include "ghcjson_stream.h"
 
-#define CHUNK		(256 * 1024)
+#define CHUNK		((size_t)256 * 1024)
 
 /* The metrics, in schema order: as fmt_ghcjson.c. */
 static const struct {
@@ -199,6 +199,7 @@ struct js {
 	size_t		 argslen, argscap;
 	int64_t		 caps;
 	int		 metadone;	/* applied, the sink begun */
+	int		 metalate;	/* some came after that */
 
 	/* The cost centre being read. */
 	int64_t		 ccid;
@@ -463,6 +464,7 @@ meta_value(struct js *j, int i, const char *v)
 	if (j->metadone) {
 		if ((rc = pdb_meta_set(j->db, metafields[i].key, v)) != 0)
 			return fail(j, rc);
+		j->metalate = 1;
 		return 1;
 	}
 	free(j->meta[i]);
@@ -510,6 +512,42 @@ start(struct js *j)
 	}
 	if (j->sink->begin != NULL)
 		return j->sink->begin(j->sink->arg, j->db);
+	return 0;
+}
+
+/*
+ * Metadata after the profile, which GHC never writes, was set as it came,
+ * after what start() set: set again in start()'s order, with the
+ * processors of a late "initial_capabilities", what is set is what the
+ * Jansson reader sets, in its order.
+ */
+static int
+meta_reorder(struct js *j)
+{
+	char buf[32], *v;
+	const char *key, *have;
+	unsigned i;
+	int rc;
+
+	if (j->caps >= 0) {
+		snprintf(buf, sizeof(buf), "%lld",
+		    j->caps == 0 ? 1LL : (long long)j->caps);
+		if ((rc = pdb_meta_set(j->db, "processors", buf)) != 0)
+			return rc;
+	}
+	for (i = 0; i < NMETAFIELDS + 2; i++) {
+		key = i == 0 ? "source_format" : i <= NMETAFIELDS ?
+		    metafields[i - 1].key : "processors";
+		if ((have = pdb_meta_get(j->db, key)) == NULL)
+			continue;
+		if ((v = strdup(have)) == NULL)
+			return pdb_seterr(j->db, PDB_ENOMEM, "out of memory");
+		pdb_meta_unset(j->db, key);
+		rc = pdb_meta_set(j->db, key, v);
+		free(v);
+		if (rc != 0)
+			return rc;
+	}
 	return 0;
 }
 
@@ -1352,6 +1390,8 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 		goto out;
 	}
 	if (!j.metadone && (rc = start(&j)) != 0)
+		goto out;
+	if (j.metalate && (rc = meta_reorder(&j)) != 0)
 		goto out;
 	rc = sink->end != NULL ? sink->end(sink->arg, db) : PDB_OK;
 out:

@@ -172,6 +172,22 @@ pdb_meta_set(struct pdb *db, const char *key, const char *value)
 	return PDB_OK;
 }
 
+void
+pdb_meta_unset(struct pdb *db, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < db->nmeta; i++)
+		if (strcmp(db->meta[i].key, key) == 0) {
+			free(db->meta[i].key);
+			free(db->meta[i].value);
+			memmove(&db->meta[i], &db->meta[i + 1],
+			    (db->nmeta - i - 1) * sizeof(*db->meta));
+			db->nmeta--;
+			return;
+		}
+}
+
 const char *
 pdb_meta_get(const struct pdb *db, const char *key)
 {

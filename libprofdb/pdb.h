@@ -113,6 +113,8 @@ void		 pdb_warn(struct pdb *, const char *fmt, ...)
  */
 int		 pdb_meta_set(struct pdb *, const char *key, const char *value);
 const char	*pdb_meta_get(const struct pdb *, const char *key); /* or NULL */
+/* Remove key, if it is there; the keys after it move up one. */
+void		 pdb_meta_unset(struct pdb *, const char *key);
 size_t		 pdb_meta_count(const struct pdb *);
 void		 pdb_meta_at(const struct pdb *, size_t i, const char **key,
 		    const char **value);
