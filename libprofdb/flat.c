@@ -509,16 +509,21 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 			}
 			depth--;
 			cc = path[depth].cc;
-			if (--onpath[cc] == 0 && (all || selected[cc] == 1)) {
-				acc = accs + depth * nm;
-				r = cs + cc * rec;
+			/*
+			 * Credit the outermost occurrence without a branch:
+			 * which exits are is no pattern either.
+			 */
+			on = --onpath[cc];
+			credit = 0 - (uint64_t)(on == 0 &&
+			    (all || selected[cc] == 1));
+			acc = accs + depth * nm;
+			r = cs + cc * rec;
 #pragma GCC unroll 8
-				for (m = 0; m < nm; m++)
-					r[INH(nm) + m] = (int64_t)(
-					    (uint64_t)r[INH(nm) + m] +
-					    (uint64_t)sum[m] -
-					    (uint64_t)acc[m]);
-			}
+			for (m = 0; m < nm; m++)
+				r[INH(nm) + m] = (int64_t)(
+				    (uint64_t)r[INH(nm) + m] +
+				    (((uint64_t)sum[m] - (uint64_t)acc[m]) &
+				    credit));
 		}
 		if (rc != PDB_OK)
 			break;
