@@ -9,6 +9,11 @@
 #include "dynlib.h"
 #include "formats.h"
 
+/*
+ * Probing order: binary formats with a magic number first (a cheap,
+ * certain test), then the structured text formats, then folded stacks,
+ * whose probe accepts almost any text and so must lose every tie.
+ */
 static const struct pdb_format *const pdb_formats[] = {
 	&pdb_fmt_ccsdump,
 	&pdb_fmt_pgcl,
