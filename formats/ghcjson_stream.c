@@ -474,13 +474,29 @@ meta_value(struct js *j, int i, const char *v)
 }
 
 /*
+ * "processors" from "initial_capabilities", if that came, as the Jansson
+ * reader has it: GHC prints RtsFlags.ParFlags.nCapabilities, which a
+ * non-threaded RTS leaves at 0, for 1 processor.
+ */
+static int
+set_processors(struct js *j)
+{
+	char buf[32];
+
+	if (j->caps < 0)
+		return 0;
+	snprintf(buf, sizeof(buf), "%lld",
+	    j->caps == 0 ? 1LL : (long long)j->caps);
+	return pdb_meta_set(j->db, "processors", buf);
+}
+
+/*
  * Before the first node: the metadata in the Jansson reader's order, the
  * schema, then the sink's begin.
  */
 static int
 start(struct js *j)
 {
-	char buf[32];
 	unsigned i;
 	int rc, have;
 
@@ -492,12 +508,8 @@ start(struct js *j)
 		    (rc = pdb_meta_set(j->db, metafields[i].key,
 		    j->meta[i])) != 0)
 			return rc;
-	if (j->caps >= 0) {
-		snprintf(buf, sizeof(buf), "%lld",
-		    j->caps == 0 ? 1LL : (long long)j->caps);
-		if ((rc = pdb_meta_set(j->db, "processors", buf)) != 0)
-			return rc;
-	}
+	if ((rc = set_processors(j)) != 0)
+		return rc;
 	for (i = 0; i < NMETRICS; i++) {
 		have = pdb_metric_find(j->db, metrics[i].field);
 		if (have == (int)i)
@@ -524,17 +536,13 @@ start(struct js *j)
 static int
 meta_reorder(struct js *j)
 {
-	char buf[32], *v;
 	const char *key, *have;
 	unsigned i;
+	char *v;
 	int rc;
 
-	if (j->caps >= 0) {
-		snprintf(buf, sizeof(buf), "%lld",
-		    j->caps == 0 ? 1LL : (long long)j->caps);
-		if ((rc = pdb_meta_set(j->db, "processors", buf)) != 0)
-			return rc;
-	}
+	if ((rc = set_processors(j)) != 0)
+		return rc;
 	for (i = 0; i < NMETAFIELDS + 2; i++) {
 		key = i == 0 ? "source_format" : i <= NMETAFIELDS ?
 		    metafields[i - 1].key : "processors";
