@@ -163,6 +163,7 @@ const struct pdb_format pdb_fmt_dot = {
 	.flags = PDB_FMT_WRITE,
 	.build = PDB_BUILD_RAW,
 	.write = dot_write,
+	.ready = pdb_load_graphviz,
 };
 
 /* ---- strings ---- */

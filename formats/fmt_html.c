@@ -361,4 +361,5 @@ const struct pdb_format pdb_fmt_html = {
 	.flags = PDB_FMT_WRITE,
 	.build = PDB_BUILD_RAW,
 	.write = html_write,
+	.ready = pdb_load_libxml2,
 };

@@ -92,6 +92,12 @@ struct pdb_format {
 		    const struct pdb_sink *, const struct pdb_opts *);
 	/* Write db's tree; errors through pdb_seterr(db, ...). */
 	int	(*write)(struct pdb *, FILE *, const struct pdb_opts *);
+	/*
+	 * Whether write can run here, for a program to ask before it
+	 * reads (pdb_format_ready()); NULL: always.  The DOT and HTML
+	 * writers load Graphviz and libxml2 with it.
+	 */
+	int	(*ready)(struct pdb *);
 };
 
 extern const struct pdb_format pdb_fmt_pgcl;
@@ -116,10 +122,9 @@ const struct pdb_format *pdb_format_find(const char *name);
 /* The writable format whose extension ends path, or NULL. */
 const struct pdb_format *pdb_format_guess(const char *path);
 /*
- * Whether format f can be written here: PDB_OK, or PDB_EUNSUPP with the
- * reason on db.  The DOT and HTML writers need Graphviz and libxml2,
- * which this loads (once) for them, so that a program can fail before it
- * reads a profile rather than after.
+ * Whether format f can be written here (its ready()): PDB_OK, or the
+ * error on db, so that a program can fail before it reads a profile
+ * rather than after.
  */
 int pdb_format_ready(const struct pdb_format *f, struct pdb *db);
 /* The best reader for these first bytes, or NULL. */

@@ -6,7 +6,6 @@
  */
 #include <string.h>
 
-#include "dynlib.h"
 #include "formats.h"
 
 /*
@@ -97,9 +96,5 @@ pdb_format_probe(const unsigned char *head, size_t len)
 int
 pdb_format_ready(const struct pdb_format *f, struct pdb *db)
 {
-	if (f == &pdb_fmt_dot)
-		return pdb_load_graphviz(db);
-	if (f == &pdb_fmt_html)
-		return pdb_load_libxml2(db);
-	return PDB_OK;
+	return f->ready != NULL ? f->ready(db) : PDB_OK;
 }
