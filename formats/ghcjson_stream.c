@@ -455,18 +455,11 @@ fmt_real(char *buf, size_t size, double d)
 	snprintf(buf, size, "%.17g", d);
 }
 
-/* Keep metadata value v of field i: set it now, or at the start. */
+/* Keep metadata value v of field i, for put_meta(). */
 static int
 meta_value(struct js *j, int i, const char *v)
 {
-	int rc;
-
-	if (j->metadone) {
-		if ((rc = pdb_meta_set(j->db, metafields[i].key, v)) != 0)
-			return fail(j, rc);
-		j->metalate = 1;
-		return 1;
-	}
+	j->metalate |= j->metadone;
 	free(j->meta[i]);
 	if ((j->meta[i] = strdup(v)) == NULL)
 		return nomem(j);
@@ -474,15 +467,33 @@ meta_value(struct js *j, int i, const char *v)
 }
 
 /*
- * "processors" from "initial_capabilities", if that came, as the Jansson
- * reader has it: GHC prints RtsFlags.ParFlags.nCapabilities, which a
- * non-threaded RTS leaves at 0, for 1 processor.
+ * The metadata kept, in the Jansson reader's order: the source format,
+ * the fields, then "processors" from "initial_capabilities" (GHC prints
+ * RtsFlags.ParFlags.nCapabilities, which a non-threaded RTS leaves at 0,
+ * for 1 processor).  At the start, and again at the end when some came
+ * after the profile (which GHC never writes): those keys are taken out
+ * first, so that the order holds.
  */
 static int
-set_processors(struct js *j)
+put_meta(struct js *j, int again)
 {
 	char buf[32];
+	unsigned i;
+	int rc;
 
+	if (again) {
+		pdb_meta_unset(j->db, "source_format");
+		for (i = 0; i < NMETAFIELDS; i++)
+			pdb_meta_unset(j->db, metafields[i].key);
+		pdb_meta_unset(j->db, "processors");
+	}
+	if ((rc = pdb_meta_set(j->db, "source_format", "ghc-json")) != 0)
+		return rc;
+	for (i = 0; i < NMETAFIELDS; i++)
+		if (j->meta[i] != NULL &&
+		    (rc = pdb_meta_set(j->db, metafields[i].key,
+		    j->meta[i])) != 0)
+			return rc;
 	if (j->caps < 0)
 		return 0;
 	snprintf(buf, sizeof(buf), "%lld",
@@ -501,14 +512,7 @@ start(struct js *j)
 	int rc, have;
 
 	j->metadone = 1;
-	if ((rc = pdb_meta_set(j->db, "source_format", "ghc-json")) != 0)
-		return rc;
-	for (i = 0; i < NMETAFIELDS; i++)
-		if (j->meta[i] != NULL &&
-		    (rc = pdb_meta_set(j->db, metafields[i].key,
-		    j->meta[i])) != 0)
-			return rc;
-	if ((rc = set_processors(j)) != 0)
+	if ((rc = put_meta(j, 0)) != 0)
 		return rc;
 	for (i = 0; i < NMETRICS; i++) {
 		have = pdb_metric_find(j->db, metrics[i].field);
@@ -524,38 +528,6 @@ start(struct js *j)
 	}
 	if (j->sink->begin != NULL)
 		return j->sink->begin(j->sink->arg, j->db);
-	return 0;
-}
-
-/*
- * Metadata after the profile, which GHC never writes, was set as it came,
- * after what start() set: set again in start()'s order, with the
- * processors of a late "initial_capabilities", what is set is what the
- * Jansson reader sets, in its order.
- */
-static int
-meta_reorder(struct js *j)
-{
-	const char *key, *have;
-	unsigned i;
-	char *v;
-	int rc;
-
-	if ((rc = set_processors(j)) != 0)
-		return rc;
-	for (i = 0; i < NMETAFIELDS + 2; i++) {
-		key = i == 0 ? "source_format" : i <= NMETAFIELDS ?
-		    metafields[i - 1].key : "processors";
-		if ((have = pdb_meta_get(j->db, key)) == NULL)
-			continue;
-		if ((v = strdup(have)) == NULL)
-			return pdb_seterr(j->db, PDB_ENOMEM, "out of memory");
-		pdb_meta_unset(j->db, key);
-		rc = pdb_meta_set(j->db, key, v);
-		free(v);
-		if (rc != 0)
-			return rc;
-	}
 	return 0;
 }
 
@@ -1399,7 +1371,7 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 	}
 	if (!j.metadone && (rc = start(&j)) != 0)
 		goto out;
-	if (j.metalate && (rc = meta_reorder(&j)) != 0)
+	if (j.metalate && (rc = put_meta(&j, 1)) != 0)
 		goto out;
 	rc = sink->end != NULL ? sink->end(sink->arg, db) : PDB_OK;
 out:
