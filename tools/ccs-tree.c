@@ -100,12 +100,11 @@ xreallocarray(void *p, size_t n, size_t size)
 /*
  * A report line is made whole and written at once: piece by piece, a
  * line of the 100 MB dump's report was some twenty stdio calls, and they
- * were half the run.
+ * were half the run.  The pieces go into t->line (formats.h), which
+ * grows only until it holds the longest line: the room is checked here,
+ * inline.  The line is written by its length, never read as a string,
+ * so this path leaves out pdb_text_add()'s NUL.
  */
-/* The pieces of a line, in t->line (formats.h), which grows only until
- * it holds the longest line: the room is checked here, inline.  The
- * line is written by its length, never read as a string, so this path
- * leaves out pdb_text_add()'s NUL. */
 static void
 line_add(struct tree *t, const char *s, size_t n)
 {
