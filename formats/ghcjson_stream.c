@@ -48,7 +48,7 @@
 
 #include "ghcjson_stream.h"
 
-#define CHUNK		((size_t)256 * 1024)
+#define CHUNK		((size_t)64 * 1024)
 
 /* The metrics, in schema order: as fmt_ghcjson.c. */
 static const struct {
