@@ -23,6 +23,15 @@
  * fails, the pages fault in as before.
  */
 #define PREFAULT_NODES	65536	/* a stretch: 1 MB of nodes */
+/*
+ * A tree past SMALL_TREE nodes grows at once to room for BIG_START: its
+ * arrays are then big enough for malloc() to map them, and each
+ * doubling after is a move by mremap(2), where the doublings from the
+ * small sizes were copies, each into new pages (a quarter of the page
+ * faults of ccs-select on 1 MB).  Room not used is never touched.
+ */
+#define SMALL_TREE	4096
+#define BIG_START	131072
 
 static void
 populate(void *base, size_t from, size_t to)
@@ -33,7 +42,8 @@ populate(void *base, size_t from, size_t to)
 
 	if (page == 0)
 		page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	lo = ((uintptr_t)base + from + page - 1) & ~(page - 1);
+	/* From the page the last stretch ended in, which it left out. */
+	lo = ((uintptr_t)base + from) & ~(page - 1);
 	hi = ((uintptr_t)base + to) & ~(page - 1);
 	if (hi > lo)
 		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
@@ -68,12 +78,14 @@ prefault(struct pdb *db, size_t end)
 int
 pdbi_nodes_reserve_slow(struct pdb *db, size_t k)
 {
-	size_t need = (size_t)db->nnodes + k;
+	size_t need = (size_t)db->nnodes + k, room = need;
 
 	if (k > (size_t)(UINT32_MAX - 1) - db->nnodes)
 		return pdb_seterr(db, PDB_EFORMAT, "too many nodes");
-	if (pdbi_grow(&db->nodes, &db->capnodes, need, sizeof(*db->nodes)) !=
-	    PDB_OK || pdbi_cols_reserve(db, need) != PDB_OK)
+	if (room > SMALL_TREE && room < BIG_START)
+		room = BIG_START;
+	if (pdbi_grow(&db->nodes, &db->capnodes, room, sizeof(*db->nodes)) !=
+	    PDB_OK || pdbi_cols_reserve(db, room) != PDB_OK)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	if (need > db->faulted)
 		prefault(db, need);
