@@ -24,19 +24,6 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
-static int
-cpu_pclmul(void)
-{
-	static int have = -1;
-
-	if (have < 0) {
-		__builtin_cpu_init();
-		have = __builtin_cpu_supports("pclmul") &&
-		    __builtin_cpu_supports("sse2");
-	}
-	return have;
-}
-
 /* len is a multiple of 64, at least 64; crc is zlib's. */
 static __attribute__((target("pclmul,sse2"))) uint32_t
 crc32_fold(uint32_t crc, const unsigned char *p, size_t len)
@@ -92,7 +79,7 @@ pdb_crc32(uint32_t crc, const unsigned char *p, size_t len)
 	size_t n;
 
 #if defined(__x86_64__) && defined(__GNUC__)
-	if (len >= 256 && cpu_pclmul()) {
+	if (len >= 256 && pdb_cpu_pclmul()) {
 		n = len & ~(size_t)63;
 		crc = crc32_fold(crc, p, n);
 		p += n;

@@ -374,11 +374,13 @@ pdb_varints_pext(const unsigned char **pp, uint64_t *v, unsigned k, int zz,
 	return 0;
 }
 #endif
-/* Whether this CPU has a fast pext (BMI2, but not AMD before Zen 3,
- * where it takes tens of cycles). */
+/* What this CPU and system run fast: pext (BMI2, but not on AMD before
+ * Zen 3, where it takes tens of cycles), pdb_put_node_avx512() and the
+ * pclmul CRC.  In libprofdb (libprofdb/cpu.c), which asks the CPU once
+ * for both libraries. */
 int		 pdb_cpu_pext(void);
-/* Whether this CPU and system run pdb_put_node_avx512(). */
 int		 pdb_cpu_avx512(void);
+int		 pdb_cpu_pclmul(void);
 
 /*
  * The open levels of a tree stored in pre-order with child counts (pgcl,

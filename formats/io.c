@@ -12,10 +12,6 @@
 
 #include "formats.h"
 
-#ifdef PDB_HAVE_PEXT
-#include <cpuid.h>
-#endif
-
 #define PROBE_BYTES	4096
 
 /*
@@ -348,59 +344,6 @@ const struct pdb_varint_shape pdb_varint_shapes[64] = {
 #undef SHAPE
 #undef SHAPE_LEN
 #endif
-
-int
-pdb_cpu_avx512(void)
-{
-#ifdef PDB_HAVE_AVX512
-	static int fast = -1;
-
-	/* The compiler's test looks at the system's support too (XCR0). */
-	if (fast < 0) {
-		__builtin_cpu_init();
-		fast = __builtin_cpu_supports("avx512f") &&
-		    __builtin_cpu_supports("avx512bw") &&
-		    __builtin_cpu_supports("avx512cd") &&
-		    __builtin_cpu_supports("avx512vbmi") &&
-		    __builtin_cpu_supports("avx512vbmi2") &&
-		    __builtin_cpu_supports("popcnt");
-	}
-	return fast;
-#else
-	return 0;
-#endif
-}
-
-int
-pdb_cpu_pext(void)
-{
-#ifdef PDB_HAVE_PEXT
-	static int fast = -1;
-	unsigned a, b, c, d, family;
-
-	if (fast >= 0)
-		return fast;
-	fast = 0;
-	if (__get_cpuid_max(0, NULL) < 7 || !__get_cpuid(0, &a, &b, &c, &d))
-		return fast;
-	/* pext is microcoded on AMD before family 19h (Zen 3), and so on
-	 * Hygon's Zen 1: "AuthenticAMD", "HygonGenuine". */
-	if ((b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163) ||
-	    (b == 0x6f677948 && d == 0x6e65476e && c == 0x656e6975)) {
-		__get_cpuid(1, &a, &b, &c, &d);
-		family = (a >> 8) & 0xf;
-		if (family == 0xf)
-			family += (a >> 20) & 0xff;
-		if (family < 0x19)
-			return fast;
-	}
-	__cpuid_count(7, 0, a, b, c, d);
-	fast = (b & bit_BMI) != 0 && (b & bit_BMI2) != 0;
-	return fast;
-#else
-	return 0;
-#endif
-}
 
 int
 pdb_levels_grow(struct pdb_level **lv, size_t *cap, struct pdb *db)

@@ -371,18 +371,6 @@ run_checks_avx512(struct pdb_builder *b, const struct pdb_batch *bt,
 	}
 	return 1;
 }
-
-static int
-cpu_avx512f(void)
-{
-	static int has = -1;
-
-	if (has < 0) {
-		__builtin_cpu_init();
-		has = __builtin_cpu_supports("avx512f") != 0;
-	}
-	return has;
-}
 #endif
 
 /*
@@ -405,7 +393,7 @@ run_checks(struct pdb_builder *b, const struct pdb_batch *bt, size_t lo,
 	    sizeof(*b->range))) == NULL)
 		return 0;
 #ifdef HAVE_AVX512_CHECKS
-	if (nm <= 8 && cpu_avx512f() &&
+	if (nm <= 8 && pdb_cpu_avx512f() &&
 	    (rc = run_checks_avx512(b, bt, lo, hi, nm)) >= 0)
 		return rc;
 #endif

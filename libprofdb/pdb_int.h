@@ -199,6 +199,13 @@ pdbi_grow(void *p, size_t *cap, size_t need, size_t sz)
 }
 char		*pdbi_strdup(const char *);
 
+/* What this CPU and system run fast (cpu.c).  The first three are for
+ * the formats library, which declares them too (formats.h). */
+int		 pdb_cpu_pext(void);
+int		 pdb_cpu_avx512(void);
+int		 pdb_cpu_pclmul(void);
+int		 pdb_cpu_avx512f(void);
+
 uint64_t	 pdbi_hash_bytes(const void *, size_t, uint64_t seed);
 
 /* A 64-bit key mixed, for the low bits to index a power-of-two table. */
