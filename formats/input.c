@@ -180,8 +180,11 @@ pdb_in_fill(struct pdb_input *in, size_t want)
 		in->pos = 0;
 	}
 	/* After the first fill, the full buffer. */
-	full = gzdirect(in->gz) ? BUFSIZE : GZBUFSIZE;
-	ncap = in->cap < full && in->base + in->len > 0 ? full : in->cap;
+	ncap = in->cap;
+	if (in->base + in->len > 0) {
+		full = gzdirect(in->gz) ? BUFSIZE : GZBUFSIZE;
+		ncap = ncap < full ? full : ncap;
+	}
 	while (ncap < want)
 		ncap *= 2;
 	if (ncap > in->cap) {

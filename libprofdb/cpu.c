@@ -13,13 +13,14 @@
  */
 #include "pdb_int.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <cpuid.h>
-
 #define CPU_PEXT	0x1
 #define CPU_AVX512	0x2
 #define CPU_PCLMUL	0x4
 #define CPU_AVX512F	0x8
+#define CPU_PROBED	0x80000000u
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
 
 /* The state the system saves: SSE, AVX, and AVX-512's opmask and
  * registers (XCR0 bits 1, 2, 5, 6, 7). */
@@ -54,11 +55,11 @@ slow_pext(unsigned b, unsigned c, unsigned d, unsigned eax1)
 static unsigned
 probe(void)
 {
-	unsigned max, a, b, c, d, vb, vc, vd, c1, d1, eax1, have = 0;
+	unsigned max, a, b, c, d, vb, vc, vd, c1, d1, eax1, have = CPU_PROBED;
 
 	__cpuid(0, max, vb, vc, vd);
 	if (max < 1)
-		return 0;
+		return have;
 	__cpuid(1, eax1, b, c1, d1);
 	if ((c1 & bit_PCLMUL) && (d1 & bit_SSE2))
 		have |= CPU_PCLMUL;
@@ -78,14 +79,22 @@ probe(void)
 	return have;
 }
 
+#else
+static unsigned
+probe(void)
+{
+	return CPU_PROBED;
+}
+#endif
+
 static unsigned
 cpu(void)
 {
-	/* Bit 31: probed.  A race probes twice, to the same answer. */
+	/* A race probes twice, to the same answer. */
 	static unsigned have;
 
-	if (have == 0)
-		have = probe() | 0x80000000u;
+	if (!(have & CPU_PROBED))
+		have = probe();
 	return have;
 }
 
@@ -112,28 +121,3 @@ pdb_cpu_avx512f(void)
 {
 	return (cpu() & CPU_AVX512F) != 0;
 }
-#else
-int
-pdb_cpu_pext(void)
-{
-	return 0;
-}
-
-int
-pdb_cpu_avx512(void)
-{
-	return 0;
-}
-
-int
-pdb_cpu_pclmul(void)
-{
-	return 0;
-}
-
-int
-pdb_cpu_avx512f(void)
-{
-	return 0;
-}
-#endif

@@ -58,33 +58,68 @@ cannot_count(void)
 #endif
 }
 
-Test(prefault, appended_nodes_take_few_page_faults)
+/*
+ * A profile of nmetrics metrics with a root, and a page-fault counter,
+ * which is returned; skips the test where faults cannot be counted.
+ */
+static int
+start(struct pdb **dbp, unsigned nmetrics, uint32_t *cc, uint32_t *root)
 {
-	enum { NODES = 2000000 };
-	uint32_t mod, cc[2], n;
-	struct pdb *db;
-	uint64_t faults;
-	long page = sysconf(_SC_PAGESIZE);
 	const char *why;
+	uint32_t mod;
+	char name[16];
 	int fd;
 
 	if ((why = cannot_count()) != NULL)
 		cr_skip_test("%s", why);
 	if ((fd = fault_counter()) < 0)
 		cr_skip_test("no page-fault counter (perf_event_open)");
-	cr_assert((db = pdb_new()) != NULL);
-	cr_assert(pdb_module_add(db, "M", &mod) == PDB_OK);
-	cr_assert(pdb_cc_add(db, "f", mod, "", 0, -1, &cc[0]) == PDB_OK);
-	cr_assert(pdb_cc_add(db, "g", mod, "", 0, -1, &cc[1]) == PDB_OK);
-	cr_assert(pdb_root_new(db, cc[0], &n) == PDB_OK);
+	cr_assert((*dbp = pdb_new()) != NULL);
+	for (unsigned m = 0; m < nmetrics; m++) {
+		snprintf(name, sizeof(name), "m%u", m);
+		cr_assert(pdb_metric_add(*dbp, name, "", PDB_COST, 0, NULL) ==
+		    PDB_OK);
+	}
+	cr_assert(pdb_module_add(*dbp, "M", &mod) == PDB_OK);
+	cr_assert(pdb_cc_add(*dbp, "f", mod, "", 0, -1, &cc[0]) == PDB_OK);
+	cr_assert(pdb_cc_add(*dbp, "g", mod, "", 0, -1, &cc[1]) == PDB_OK);
+	cr_assert(pdb_root_new(*dbp, cc[0], root) == PDB_OK);
+	return fd;
+}
+
+static void
+count_from_here(int fd)
+{
 	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	/* A chain: each stack new, 16 bytes a node, 32 MB in all. */
-	for (uint32_t i = 1; i < NODES; i++)
-		cr_assert(pdb_child_get(db, n, cc[i % 2], &n) == PDB_OK);
+}
+
+/* The page faults counted, and the counter closed. */
+static uint64_t
+counted(int fd)
+{
+	uint64_t faults;
+
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	cr_assert_eq(read(fd, &faults, sizeof(faults)), sizeof(faults));
 	close(fd);
+	return faults;
+}
+
+Test(prefault, appended_nodes_take_few_page_faults)
+{
+	enum { NODES = 2000000 };
+	uint32_t cc[2], n;
+	struct pdb *db;
+	uint64_t faults;
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = start(&db, 0, cc, &n);
+
+	count_from_here(fd);
+	/* A chain: each stack new, 16 bytes a node, 32 MB in all. */
+	for (uint32_t i = 1; i < NODES; i++)
+		cr_assert(pdb_child_get(db, n, cc[i % 2], &n) == PDB_OK);
+	faults = counted(fd);
 	cr_assert_eq(pdb_node_count(db), NODES);
 	/* A fault a page would be NODES * 16 / page, some 7800. */
 	cr_assert_lt(faults, (uint64_t)NODES * 16 / (uint64_t)page / 8,
@@ -118,34 +153,15 @@ grow_chain(struct pdb *db, uint32_t *n, const uint32_t *cc, uint32_t from,
 Test(prefault, growing_tree_does_not_copy_its_arrays)
 {
 	enum { FROM = 5000, NODES = 100000 };
-	uint32_t mod, cc[2], n;
+	uint32_t cc[2], n;
 	struct pdb *db;
 	uint64_t faults;
-	const char *why;
-	char name[8];
-	int fd;
+	int fd = start(&db, 6, cc, &n);
 
-	if ((why = cannot_count()) != NULL)
-		cr_skip_test("%s", why);
-	if ((fd = fault_counter()) < 0)
-		cr_skip_test("no page-fault counter (perf_event_open)");
-	cr_assert((db = pdb_new()) != NULL);
-	for (int m = 0; m < 6; m++) {
-		snprintf(name, sizeof(name), "m%d", m);
-		cr_assert(pdb_metric_add(db, name, "", PDB_COST, 0, NULL) ==
-		    PDB_OK);
-	}
-	cr_assert(pdb_module_add(db, "M", &mod) == PDB_OK);
-	cr_assert(pdb_cc_add(db, "f", mod, "", 0, -1, &cc[0]) == PDB_OK);
-	cr_assert(pdb_cc_add(db, "g", mod, "", 0, -1, &cc[1]) == PDB_OK);
-	cr_assert(pdb_root_new(db, cc[0], &n) == PDB_OK);
 	grow_chain(db, &n, cc, 1, FROM);
-	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	count_from_here(fd);
 	grow_chain(db, &n, cc, FROM, NODES);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	cr_assert_eq(read(fd, &faults, sizeof(faults)), sizeof(faults));
-	close(fd);
+	faults = counted(fd);
 	cr_assert_eq(pdb_node_count(db), NODES);
 	/* The copies made some 270, a fault a page some 650. */
 	cr_assert_lt(faults, 150, "%llu page faults for %d nodes",
