@@ -10,7 +10,9 @@ B          = build-san
 else
 B          = build
 endif
-ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -fPIC -MMD -MP \
+# -fno-math-errno: sqrt() an instruction, not a call into libm, which
+# no tool then loads (no code reads errno after a math function).
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -fPIC -MMD -MP -fno-math-errno \
              -Ilibprofdb -Iformats -Itools -DPDB_BUILDING
 ZLIB_LIBS  = $(shell $(PKG_CONFIG) --libs zlib)
 DEP_PKGS   = zlib jansson yajl libxml-2.0 libcgraph libgvc
@@ -18,8 +20,17 @@ DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(DEP_PKGS))
 DEP_LIBS   = $(shell $(PKG_CONFIG) --libs $(DEP_PKGS))
 # The tools are not linked with Graphviz and libxml2: the DOT and HTML
 # writers load them when they first write (formats/dynlib.c), under the
-# sonames of the libraries built against, read from them here.
+# sonames of the libraries built against, read from them here.  They
+# take zlib, Jansson and yajl from their static archives where those are
+# installed, unless STATIC_DEPS=0 (config.mk).
+archive    = $(filter /%,$(shell $(CC) -print-file-name=$(1)))
+DEP_ARCHIVES = $(foreach a,libz.a libjansson.a libyajl_s.a,$(call archive,$(a)))
+ifeq ($(STATIC_DEPS):$(words $(DEP_ARCHIVES)),1:3)
+TOOL_LIBS  = $(DEP_ARCHIVES) -ldl
+STATIC_DEFS= -DCCS_STATIC_DEPS=1
+else
 TOOL_LIBS  = $(shell $(PKG_CONFIG) --libs zlib jansson yajl) -ldl
+endif
 soname     = $(shell objdump -p "$$($(PKG_CONFIG) --variable=libdir $(1))/$(2).so" \
              2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
 soname_def = $(if $(call soname,$(1),$(2)),-DPDB_SONAME_$(3)='"$(call soname,$(1),$(2))"')
@@ -69,6 +80,7 @@ $(B)/formats/html/viewer_%.o: $(B)/formats/html/viewer_%.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(B)/formats/dynlib.o $(B)/tests/tools/test_linking.o: CPPFLAGS += $(DYNLIB_DEFS)
+$(B)/tests/tools/test_linking.o: CPPFLAGS += $(STATIC_DEFS)
 
 $(B)/libprofdb.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
@@ -80,7 +92,8 @@ $(B)/$(SONAME): $(LIB_OBJS)
 $(B)/libccsformats.a: $(FMT_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-# --as-needed: a tool that reads no JSON starts without Jansson and yajl.
+# --as-needed: a tool linked with the shared libraries loads only those
+# it calls.
 $(B)/bin/%: $(B)/tools/%.o $(B)/tools/common.o $(B)/libccsformats.a $(B)/libprofdb.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(TOOL_LIBS) -lm

@@ -12,6 +12,13 @@ HEADERDIR ?= $(INCLUDEDIR)/ccstools
 MANPREFIX ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 
+# 1: the tools take zlib, Jansson and yajl from their static archives
+# (libz.a, libjansson.a, libyajl_s.a, from the -dev packages) where they
+# are installed; 0: shared.  Each shared library costs some 45 us to map
+# and relocate at every start, a twentieth of a run on 1 MB
+# (BENCHMARKS.md, twelfth round).
+STATIC_DEPS ?= 1
+
 CC        ?= cc
 PKG_CONFIG?= pkg-config
 OPT       ?= -O2 -g

@@ -380,10 +380,11 @@ heat(double f, double dark, char buf[8])
 	l = (0.25 + 0.25 * f) * dark;
 	q = l < 0.5 ? l * (1 + s) : l + s - l * s;
 	p = 2 * l - q;
+	/* Each part is in [0, 1]: rounded by adding a half. */
 	snprintf(buf, 8, "#%02x%02x%02x",
-	    (unsigned)lround(255 * hue2rgb(p, q, h + 1.0 / 3)),
-	    (unsigned)lround(255 * hue2rgb(p, q, h)),
-	    (unsigned)lround(255 * hue2rgb(p, q, h - 1.0 / 3)));
+	    (unsigned)(255 * hue2rgb(p, q, h + 1.0 / 3) + 0.5),
+	    (unsigned)(255 * hue2rgb(p, q, h) + 0.5),
+	    (unsigned)(255 * hue2rgb(p, q, h - 1.0 / 3) + 0.5));
 }
 
 /* ---- aggregation ---- */
@@ -974,10 +975,10 @@ static void
 style_edge(Agedge_t *ge, double f, int hot)
 {
 	char col[8], pw[16], as[16];
-	double w = fmax(4.0 * f, 0.5);
+	double w = 4.0 * f > 0.5 ? 4.0 * f : 0.5;
 
-	if (hot)
-		w = fmax(w, 3.0);
+	if (hot && w < 3.0)
+		w = 3.0;
 	heat(f, 1.0, col);
 	snprintf(pw, sizeof(pw), "%.2f", w);
 	snprintf(as, sizeof(as), "%.2f", 0.5 * sqrt(w));

@@ -6,6 +6,7 @@
  * first write (formats/dynlib.c): every tool has every writer, none
  * loads those libraries to start, and a tool that cannot load them says
  * so, fails, and leaves no output, while its other formats still work.
+ * Nor does a tool start with libraries it can do without.
  */
 #include <criterion/criterion.h>
 
@@ -47,8 +48,13 @@ Test(linking, tools_that_write_have_every_writer)
 	}
 }
 
-/* ldd(1) names the shared libraries a program loads as it starts. */
-Test(linking, no_tool_starts_with_graphviz_or_libxml2)
+/*
+ * ldd(1) names the shared libraries a program loads as it starts.  No
+ * tool loads libm (its few math calls are instructions), and where the
+ * build took zlib, Jansson and yajl from their archives (the Makefile's
+ * STATIC_DEPS), none loads those either: each costs its start.
+ */
+Test(linking, no_tool_starts_with_libraries_it_does_not_need)
 {
 	struct run r;
 	size_t i;
@@ -61,6 +67,14 @@ Test(linking, no_tool_starts_with_graphviz_or_libxml2)
 		    strstr(r.out, "libcgraph") == NULL &&
 		    strstr(r.out, "libxml2") == NULL, "%s: %s", tools[i],
 		    r.out);
+		cr_expect(strstr(r.out, "libm.so") == NULL, "%s: %s",
+		    tools[i], r.out);
+#ifdef CCS_STATIC_DEPS
+		cr_expect(strstr(r.out, "libz.so") == NULL &&
+		    strstr(r.out, "libjansson") == NULL &&
+		    strstr(r.out, "libyajl") == NULL, "%s: %s", tools[i],
+		    r.out);
+#endif
 		run_free(&r);
 	}
 }
