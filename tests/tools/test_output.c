@@ -418,3 +418,57 @@ Test(output, closed_pipe_ends_quietly, .timeout = 120)
 	unlink(big);
 	free(big);
 }
+
+/* ---- output in blocks ---- */
+
+/*
+ * The write(2)s a command made: a shell's /proc/PID/io counts those of
+ * the children it has waited for (a shell of its own: run() may have
+ * more than one).  -1 without /proc.
+ */
+static long
+child_writes(const char *cmd)
+{
+	struct run r;
+	const char *p;
+	long n = -1;
+
+	run(&r, "sh -c '%s && cat /proc/$$/io'", cmd);
+	cr_assert_eq(r.status, 0, "%s: %s", cmd, r.err);
+	if ((p = strstr(r.out, "syscw: ")) != NULL)
+		n = strtol(p + 7, NULL, 10);
+	run_free(&r);
+	return n;
+}
+
+/*
+ * Text goes out in blocks of 64 KB, to standard output and to -o FILE,
+ * not in stdio's 4 KB: each write is a system call, and in a pipeline a
+ * wake-up of the reader.  Some 800 KB of folded stacks: 13 write(2)s or
+ * so, where 4 KB blocks were 195.
+ */
+Test(output, text_goes_out_in_big_blocks)
+{
+	char *big = big_folded(), *out, cmd[1024];
+	static const char *const dest[] = { "> /dev/null", "-o %s" };
+	struct stat st;
+	long n;
+	size_t i;
+
+	out = write_temp("", 0, ".folded");
+	for (i = 0; i < 2; i++) {
+		snprintf(cmd, sizeof(cmd), "ccs-convert -t folded %s ", big);
+		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd),
+		    dest[i], out);
+		if ((n = child_writes(cmd)) < 0)
+			cr_skip_test("no /proc/PID/io");
+		cr_assert_eq(stat(big, &st), 0);
+		cr_expect_lt(n, (long)st.st_size / (16 * 1024) + 8,
+		    "%s: %ld writes for %lld bytes", cmd, n,
+		    (long long)st.st_size);
+	}
+	unlink(out);
+	free(out);
+	unlink(big);
+	free(big);
+}
