@@ -6,10 +6,11 @@
  * sums), and for the formats library (formats.h) pext (the binary
  * readers' node decoder), AVX-512 with VBMI2 (the dump writer's node
  * encoder) and pclmul (the pgcl CRC).  Asked of cpuid once, three
- * leaves, when a reader, writer or builder first wants to know.  The compiler's __builtin_cpu_supports() would link
- * libgcc's start-up probe, which asks a dozen leaves in every run, and
- * in a virtual machine each cpuid is a trip to the host: 5 us here, and
- * that probe some 55 us of every start.
+ * leaves, when a reader, writer or builder first wants to know.  The
+ * compiler's __builtin_cpu_supports() would link libgcc's start-up
+ * probe, which asks a dozen leaves in every run, and in a virtual
+ * machine each cpuid is a trip to the host: 5.5 us here, and that probe
+ * some 55 us of every start.
  */
 #include "pdb_int.h"
 
