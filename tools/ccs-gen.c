@@ -1868,6 +1868,7 @@ produce(const struct outfmt *f, uint64_t seed, uint64_t nodes, int stream,
     FILE *out, struct gstats *st, struct model *keep)
 {
 	static const struct pdb_opts noopts;
+	static char cbuf[1 << 16];
 	cookie_io_functions_t io = { NULL, count_write, NULL, NULL };
 	struct obuf *o = xcalloc(1, sizeof(*o));
 	struct model m;
@@ -1882,7 +1883,8 @@ produce(const struct outfmt *f, uint64_t seed, uint64_t nodes, int stream,
 		db = build_tree(&m, st);
 		if ((cf = fopencookie(&count, "w", io)) == NULL)
 			nomem();
-		setvbuf(cf, NULL, _IOFBF, 1 << 16);
+		/* glibc would size a buffer of its own at 8 KB. */
+		setvbuf(cf, cbuf, _IOFBF, sizeof(cbuf));
 		/* A write error is left on out for tool_output_close(). */
 		if (pdb_write(db, cf, pdb_format_find(f->lib), &noopts) !=
 		    PDB_OK && pdb_errcode(db) != PDB_EIO) {
