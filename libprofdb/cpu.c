@@ -5,7 +5,7 @@
  * What this CPU can run fast: AVX-512F (the tree builder's checks of
  * sums), and for the formats library (formats.h) pext (the binary
  * readers' node decoder), AVX-512 with VBMI2 (the dump writer's node
- * encoder) and pclmul (the pgcl CRC).  Asked of cpuid once, three
+ * encoder), pclmul and its 512-bit form (the dump's CRC).  Asked of cpuid once, three
  * leaves, when a reader, writer or builder first wants to know.  The
  * compiler's __builtin_cpu_supports() would link libgcc's start-up
  * probe, which asks a dozen leaves in every run, and in a virtual
@@ -18,6 +18,7 @@
 #define CPU_AVX512	0x2
 #define CPU_PCLMUL	0x4
 #define CPU_AVX512F	0x8
+#define CPU_VPCLMUL	0x10
 #define CPU_PROBED	0x80000000u
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -73,6 +74,8 @@ probe(void)
 	    (xcr0() & XCR0_AVX512) != XCR0_AVX512)
 		return have;
 	have |= CPU_AVX512F;
+	if ((have & CPU_PCLMUL) && (c & bit_VPCLMULQDQ))
+		have |= CPU_VPCLMUL;
 	if ((b & bit_AVX512BW) && (b & bit_AVX512CD) &&
 	    (c & bit_AVX512VBMI) && (c & bit_AVX512VBMI2) &&
 	    (c1 & bit_POPCNT))
@@ -121,4 +124,10 @@ int
 pdb_cpu_avx512f(void)
 {
 	return (cpu() & CPU_AVX512F) != 0;
+}
+
+int
+pdb_cpu_vpclmul(void)
+{
+	return (cpu() & CPU_VPCLMUL) != 0;
 }

@@ -199,11 +199,12 @@ pdbi_grow(void *p, size_t *cap, size_t need, size_t sz)
 }
 char		*pdbi_strdup(const char *);
 
-/* What this CPU and system run fast (cpu.c).  The first three are for
+/* What this CPU and system run fast (cpu.c).  The first four are for
  * the formats library, which declares them too (formats.h). */
 int		 pdb_cpu_pext(void);
 int		 pdb_cpu_avx512(void);
 int		 pdb_cpu_pclmul(void);
+int		 pdb_cpu_vpclmul(void);
 int		 pdb_cpu_avx512f(void);
 
 uint64_t	 pdbi_hash_bytes(const void *, size_t, uint64_t seed);

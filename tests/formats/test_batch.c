@@ -679,3 +679,41 @@ Test(batch, crc32_is_zlibs)
 		    (uint32_t)crc32(c0, buf + off, (uInt)len), "len %zu", len);
 	}
 }
+
+/* Each fold on its own, where pdb_crc32() would take the other. */
+Test(batch, crc32_folds_are_zlibs)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	static unsigned char buf[(1 << 14) + 64];
+	uint64_t s = 11;
+	size_t i, len, off;
+	uint32_t c0, want;
+	int tried = 0;
+
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (unsigned char)rnd(&s);
+	for (i = 0; i < 2000; i++) {
+		len = i < 256 ? i + 1 : rnd(&s) % (1 << 14) + 1;
+		off = rnd(&s) % 64;
+		c0 = i % 3 ? (uint32_t)rnd(&s) : 0;
+		if (pdb_cpu_pclmul()) {
+			len = (len + 63) & ~(size_t)63;
+			want = (uint32_t)crc32(c0, buf + off, (uInt)len);
+			cr_assert_eq(pdb_crc32_fold(c0, buf + off, len), want,
+			    "pclmul, len %zu", len);
+			tried++;
+		}
+		if (pdb_cpu_vpclmul()) {
+			len = (len + 255) & ~(size_t)255;
+			want = (uint32_t)crc32(c0, buf + off, (uInt)len);
+			cr_assert_eq(pdb_crc32_fold512(c0, buf + off, len),
+			    want, "vpclmulqdq, len %zu", len);
+			tried++;
+		}
+	}
+	if (tried == 0)
+		cr_skip_test("no pclmul on this CPU");
+#else
+	cr_skip_test("not built for x86-64");
+#endif
+}

@@ -26,6 +26,9 @@ Test(cpu, same_as_the_compiler_sees)
 	cr_assert_eq(pdb_cpu_pclmul(),
 	    __builtin_cpu_supports("pclmul") &&
 	    __builtin_cpu_supports("sse2"));
+	cr_assert_eq(pdb_cpu_vpclmul(), pdb_cpu_pclmul() &&
+	    __builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("vpclmulqdq"));
 	/* AMD's pext is slow before Zen 3 (family 19h). */
 	if (__builtin_cpu_is("intel") || __builtin_cpu_is("amdfam19h"))
 		cr_assert_eq(pdb_cpu_pext(), __builtin_cpu_supports("bmi") &&
