@@ -520,7 +520,13 @@ rd_batch(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
 		return pdb_batcher_flush(bt, in, r->db, sink, start);
 	end -= room;
 	p = buf + in->pos;
-	while (lv[depth - 1].rem > 0 && p <= end) {
+	/*
+	 * A level above the virtual one stays open only while it has
+	 * children to come (a leaf closes the rest), so only the
+	 * virtual level's count is loaded: the top level's would wait
+	 * for the node just decoded.
+	 */
+	while ((depth > 1 || lv[0].rem > 0) && p <= end) {
 		/* The cost centre, the metrics, the child count, in place. */
 		x = raw + n * (nm + 2);
 		q = p;
