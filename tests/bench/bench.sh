@@ -71,6 +71,9 @@ say "building with the release flags into $B/"
 make --no-print-directory B=$B OPT="-O2 -DNDEBUG" all >&2
 RUSAGE=$top/$B/rusage
 ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$RUSAGE" tests/bench/rusage.c
+CRCSPEED=$top/$B/crcspeed
+${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -Iformats -Ilibprofdb \
+    -o "$CRCSPEED" tests/bench/crcspeed.c $B/libccsformats.a $B/libprofdb.a -lz
 
 # ---- scratch space ----
 
@@ -244,6 +247,11 @@ if [ $have_browser = 1 ]; then
 	say "ccs2html page of 1,000,000 stacks: $j"
 	echo "$j" > "$D/m.browser"
 fi
+if ! "$CRCSPEED" > "$D/crc.txt"; then
+	say "crcspeed: a CRC-32 differs from zlib's"
+	exit 1
+fi
+say "$(cat "$D/crc.txt")"
 row "ccs2dot (DOT, no layout)" dump "$m" 1000000 \
     "$(run "'$BIN/ccs2dot' -o '$D/m.dot' '$m'")"
 if command -v dot >/dev/null 2>&1; then
@@ -307,6 +315,7 @@ machine() {
 		printf 'ccs2html page of 1,000,000 stacks in Chromium: %s\n' \
 		    "$(cat "$D/m.browser")"
 	fi
+	cat "$D/crc.txt"
 }
 
 {
