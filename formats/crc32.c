@@ -36,6 +36,8 @@
 
 #define K512_LO		0x0154442bd4LL	/* x^544 */
 #define K512_HI		0x01c6e41596LL	/* x^480 */
+#define K2048_LO	0x011542778aLL	/* x^2080 */
+#define K2048_HI	0x01322d1430LL	/* x^2016 */
 
 /*
  * x0 to x3 hold the 64 bytes at p as the CRC register stands in them
@@ -110,9 +112,8 @@ fold512(__m512i x, __m512i k, __m512i y)
 uint32_t __attribute__((target("vpclmulqdq,avx512f,pclmul,sse2")))
 pdb_crc32_fold512(uint32_t crc, const unsigned char *p, size_t len)
 {
-	const __m512i k2048 = _mm512_set_epi64(0x01322d1430LL, 0x011542778aLL,
-	    0x01322d1430LL, 0x011542778aLL, 0x01322d1430LL, 0x011542778aLL,
-	    0x01322d1430LL, 0x011542778aLL);
+	const __m512i k2048 = _mm512_set_epi64(K2048_HI, K2048_LO, K2048_HI,
+	    K2048_LO, K2048_HI, K2048_LO, K2048_HI, K2048_LO);
 	const __m512i k512 = _mm512_set_epi64(K512_HI, K512_LO, K512_HI,
 	    K512_LO, K512_HI, K512_LO, K512_HI, K512_LO);
 	__m512i z0, z1, z2, z3;

@@ -376,8 +376,8 @@ pdb_varints_pext(const unsigned char **pp, uint64_t *v, unsigned k, int zz,
 #endif
 /* What this CPU and system run fast: pext (BMI2, but not on AMD before
  * Zen 3, where it takes tens of cycles), pdb_put_node_avx512() and the
- * pclmul CRC, 128 or 512 bits at a time.  In libprofdb (libprofdb/cpu.c), which asks the CPU once
- * for both libraries. */
+ * pclmul CRC, 128 or 512 bits at a time.  In libprofdb
+ * (libprofdb/cpu.c), which asks the CPU once for both libraries. */
 int		 pdb_cpu_pext(void);
 int		 pdb_cpu_avx512(void);
 int		 pdb_cpu_pclmul(void);
@@ -461,8 +461,9 @@ int		 pdb_batcher_flush(struct pdb_batcher *, struct pdb_input *,
 /* zlib's crc32(), faster where the CPU multiplies polynomials (crc32.c). */
 uint32_t	 pdb_crc32(uint32_t crc, const unsigned char *, size_t len);
 #if defined(__x86_64__) && defined(__GNUC__)
-/* Its folds, for the tests: len a multiple of 64 (pclmul) or of 256
- * (512-bit vpclmulqdq), at least one such block, and the CPU able. */
+/* Its folds, for the tests and the bench: len a multiple of 64 (pclmul)
+ * or of 256 (512-bit vpclmulqdq), at least one such block, and the CPU
+ * able. */
 uint32_t	 pdb_crc32_fold(uint32_t crc, const unsigned char *, size_t len);
 uint32_t	 pdb_crc32_fold512(uint32_t crc, const unsigned char *,
 		    size_t len);

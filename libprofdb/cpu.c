@@ -5,12 +5,12 @@
  * What this CPU can run fast: AVX-512F (the tree builder's checks of
  * sums), and for the formats library (formats.h) pext (the binary
  * readers' node decoder), AVX-512 with VBMI2 (the dump writer's node
- * encoder), pclmul and its 512-bit form (the dump's CRC).  Asked of cpuid once, three
- * leaves, when a reader, writer or builder first wants to know.  The
- * compiler's __builtin_cpu_supports() would link libgcc's start-up
- * probe, which asks a dozen leaves in every run, and in a virtual
- * machine each cpuid is a trip to the host: 5.5 us here, and that probe
- * some 55 us of every start.
+ * encoder), pclmul and its 512-bit form (the dump's CRC).  Asked of
+ * cpuid once, three leaves, when a reader, writer or builder first
+ * wants to know.  The compiler's __builtin_cpu_supports() would link
+ * libgcc's start-up probe, which asks a dozen leaves in every run, and
+ * in a virtual machine each cpuid is a trip to the host: 5.5 us here,
+ * and that probe some 55 us of every start.
  */
 #include "pdb_int.h"
 
