@@ -497,12 +497,12 @@ rd_tables(struct rd *r, uint32_t *ccbasep, uint32_t *nccp,
  * follow each.  Stops, with the batch flushed, when the tree is done or
  * at a node for the careful path in rd_tree().  Inlined once per node
  * decoder and (for the loops over the metrics to unroll) usual nm: nm is
- * bt->nm.
+ * bt->nm, and kskip, when not 0, bt->skip.
  */
 static inline __attribute__((always_inline)) int
 rd_batch(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
     struct tstate *ts, uint32_t ccbase, uint32_t ncc, pdb_varints_fn *dec,
-    const unsigned nm)
+    const unsigned nm, const uint32_t kskip)
 {
 	struct pdb_input *in = r->in;
 	/* A node's nm + 2 varints, and what pdb_varints_pext() reads. */
@@ -511,7 +511,7 @@ rd_batch(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
 	struct pdb_level *lv = ts->lv;
 	/* In locals: the stores into the batch could change bt's fields. */
 	uint64_t *raw = bt->raw, *x, e;
-	uint32_t *ccs = bt->cc, skip = bt->skip;
+	uint32_t *ccs = bt->cc, skip = kskip != 0 ? kskip : bt->skip;
 	size_t *exits = bt->exits;
 	size_t depth = ts->n, cap = ts->cap, n = 0, start = in->pos;
 	int rc = 0;
@@ -573,7 +573,8 @@ static int
 batch_plain(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
     struct tstate *ts, uint32_t ccbase, uint32_t ncc)
 {
-	return rd_batch(r, sink, bt, ts, ccbase, ncc, pdb_varints_dec, bt->nm);
+	return rd_batch(r, sink, bt, ts, ccbase, ncc, pdb_varints_dec, bt->nm,
+	    0);
 }
 
 #ifdef PDB_HAVE_PEXT
@@ -585,16 +586,27 @@ batch_pext(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
 	switch (bt->nm) {
 	case 1:
 		return rd_batch(r, sink, bt, ts, ccbase, ncc,
-		    pdb_varints_pext, 1);
+		    pdb_varints_pext, 1, 0);
 	case 3:
+		/*
+		 * GHC's time, alloc and entries.  The varints skipped for
+		 * a flat profile (time and entries: 0x4) and for one metric
+		 * (0xc) made constants, the decoder tests no skip bits.
+		 */
+		if (bt->skip == 0x4)
+			return rd_batch(r, sink, bt, ts, ccbase, ncc,
+			    pdb_varints_pext, 3, 0x4);
+		if (bt->skip == 0xc)
+			return rd_batch(r, sink, bt, ts, ccbase, ncc,
+			    pdb_varints_pext, 3, 0xc);
 		return rd_batch(r, sink, bt, ts, ccbase, ncc,
-		    pdb_varints_pext, 3);
+		    pdb_varints_pext, 3, 0);
 	case 6:
 		return rd_batch(r, sink, bt, ts, ccbase, ncc,
-		    pdb_varints_pext, 6);
+		    pdb_varints_pext, 6, 0);
 	default:
 		return rd_batch(r, sink, bt, ts, ccbase, ncc,
-		    pdb_varints_pext, bt->nm);
+		    pdb_varints_pext, bt->nm, 0);
 	}
 }
 #endif
