@@ -701,8 +701,9 @@ folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	metric = opts->metric ? pdb_metric_find(db, opts->metric) :
 	    (int)pdb_metric_default(db);
 	if (metric < 0 || (unsigned)metric >= pdb_metric_count(db))
-		return pdb_seterr(db, PDB_EINVAL, "no metric '%s' in profile",
-		    opts->metric ? opts->metric : "");
+		return opts->metric != NULL ? pdb_seterr(db, PDB_EINVAL,
+		    "no metric '%s' in profile", opts->metric) :
+		    pdb_seterr(db, PDB_EINVAL, "the profile has no metrics");
 	skip = (pdb_cc_flags(db, pdb_node_cc(db, 0)) & PDB_CC_SYNTHETIC) ?
 	    1 : 0;
 	lines = malloc(((size_t)pdb_node_count(db) + 1) * sizeof(*lines));

@@ -288,6 +288,7 @@ enum mode {
 struct hot {
 	struct pdb_sink	 sink;
 	struct tool_common *c;
+	const char	*path;		/* the input, "-" for stdin */
 	const struct pdb_format *fmt;	/* the input's, once it begins */
 	enum mode	 mode;
 	int		 rereadable;	/* the input can be read again */
@@ -436,7 +437,7 @@ h_begin(void *arg, struct pdb *db)
 	struct hot *h = arg;
 	const struct pdb_sink *bs;
 
-	if ((h->m = tool_metric(h->c, db)) < 0)
+	if ((h->m = tool_metric_needed(h->c, db, h->path)) < 0)
 		return PDB_ESTOP;
 	if (h->fmt == NULL)
 		return pdb_seterr(db, PDB_EINVAL, "format unknown when the "
@@ -1010,6 +1011,7 @@ from_stream(struct tool_common *c, struct pdb *db, const char *path,
 
 	memset(&h, 0, sizeof(h));
 	h.c = c;
+	h.path = path;
 	h.ntop = ntop;
 	h.rereadable = rereadable(path, &start);
 	/* -n may ask for more stacks than there are: room as they come. */
@@ -1032,7 +1034,7 @@ from_stream(struct tool_common *c, struct pdb *db, const char *path,
 		return AGAIN;
 	}
 	if (rc == PDB_ESTOP && h.m < 0)
-		exit(TOOL_ERR);		/* tool_metric() said why */
+		exit(TOOL_ERR);		/* tool_metric_needed() said why */
 	if (rc != PDB_OK) {
 		tool_pdberr(db);
 		exit(TOOL_ERR);
@@ -1138,8 +1140,10 @@ main(int argc, char *argv[])
 	}
 	if (db == NULL)
 		db = tool_load(&c, path, NULL);
-	if ((m = tool_metric(&c, db)) < 0)
-		return TOOL_ERR;
+	if ((m = tool_metric_needed(&c, db, path)) < 0) {
+		rc = TOOL_ERR;
+		goto done;
+	}
 	if (how != STREAMED)
 		from_tree(db, (unsigned)m, (size_t)ntop, &res);
 	total = res.total;

@@ -60,6 +60,11 @@ main(int argc, char *argv[])
 	path = tool_one_input(argc, argv, usage);
 
 	db = tool_load(&c, path, NULL);
+	if (tool_metric_needed(&c, db, path) < 0) {
+		pdb_free(db);
+		tool_common_free(&c);
+		return TOOL_ERR;
+	}
 	if (sort)
 		c.opts.flags |= PDB_OPT_SORT;
 	c.outformat = &pdb_fmt_folded;

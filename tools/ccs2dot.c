@@ -63,12 +63,7 @@ static const char helptext[] =
 static int
 metric_ok(struct tool_common *c, const struct pdb *db, const char *path)
 {
-	if (tool_metric(c, db) >= 0)
-		return 1;
-	if (pdb_metric_count(db) == 0)
-		tool_warnx("%s: the profile has no metrics",
-		    strcmp(path, "-") == 0 ? "<stdin>" : path);
-	return 0;
+	return tool_metric_needed(c, db, path) >= 0;
 }
 
 /* Output formats: the name, and whether it is binary. */

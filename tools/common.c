@@ -406,6 +406,18 @@ tool_metric(const struct tool_common *c, const struct pdb *db)
 	return -1;
 }
 
+int
+tool_metric_needed(const struct tool_common *c, const struct pdb *db,
+    const char *path)
+{
+	int m;
+
+	if ((m = tool_metric(c, db)) < 0 && c->metric == NULL)
+		tool_warnx("%s: the profile has no metrics",
+		    strcmp(path, "-") == 0 ? "<stdin>" : path);
+	return m;
+}
+
 const char *
 tool_one_input(int argc, char **argv, const char *usage)
 {

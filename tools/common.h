@@ -163,6 +163,10 @@ struct pdb *tool_pdb_new(void);
 int	tool_metric(const struct tool_common *, const struct pdb *);
 /* The same, silent: -1 for an unknown name or no metric. */
 int	tool_metric_quiet(const struct tool_common *, const struct pdb *);
+/* tool_metric() for a tool that needs a metric: also says that the
+ * profile read from path ("-": stdin) has none. */
+int	tool_metric_needed(const struct tool_common *, const struct pdb *,
+	    const char *path);
 /* The single input operand: 0 or 1 operands, "-" meaning stdin.  Exits 2
  * with usage when there are more. */
 const char *tool_one_input(int argc, char **argv, const char *usage);

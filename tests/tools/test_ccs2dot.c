@@ -459,3 +459,8 @@ Test(ccs2dot, stream_and_tree_agree, .timeout = 120)
 	free(a);
 	free(b);
 }
+
+Test(ccs2dot, no_metrics)
+{
+	check_no_metrics("ccs2dot", "ccs2dot");
+}

@@ -360,3 +360,13 @@ Test(ccs_hot, tsv_escapes_names)
 	cr_expect(has_line(r.out, "stack\tmain;a\\;b\t10"), "%s", r.out);
 	run_free(&r);
 }
+
+Test(ccs_hot, no_metrics)
+{
+	check_no_metrics("ccs-hot", "ccs-hot");
+}
+
+Test(ccs_hot, no_metrics_tree)
+{
+	check_no_metrics("ccs-hot --exclude ccs-hot-test-matches-nothing", "ccs-hot");
+}

@@ -372,3 +372,8 @@ Test(ccs_stacks, output_file_and_stdin)
 	same_output("cat " GHC_P " | ccs-stacks --all", "ccs-stacks --all "
 	    GHC_P);
 }
+
+Test(ccs_stacks, no_metrics)
+{
+	check_no_metrics("ccs-stacks", "ccs-stacks");
+}

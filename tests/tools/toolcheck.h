@@ -118,6 +118,40 @@ check_missing_file(const char *cmd, const char *prog)
 }
 
 /*
+ * "cmd FILE" on a profile with no metrics (a ccstools JSON file, which
+ * may have none): exit 1 and exactly "prog: FILE: the profile has no
+ * metrics", and the same from a pipe, naming <stdin>.
+ */
+static inline void
+check_no_metrics(const char *cmd, const char *prog)
+{
+	static const char json[] = "{\"format\":\"ccstools-profile\","
+	    "\"version\":1,\"metadata\":{},\"metrics\":[],"
+	    "\"modules\":[\"Main\"],\"cost_centres\":[{\"label\":"
+	    "\"main\",\"module\":0,\"src\":\"\"}],\"nodes\":[[0,0]]}\n";
+	char *path = write_temp(json, sizeof(json) - 1, ".json");
+	char expect[1024];
+	struct run r;
+
+	run(&r, "%s %s", cmd, path);
+	snprintf(expect, sizeof(expect),
+	    "%s: %s: the profile has no metrics\n", prog, path);
+	cr_expect_eq(r.status, 1, "%s: exit %d", cmd, r.status);
+	cr_expect_str_eq(r.err, expect);
+	cr_expect_str_empty(r.out);
+	run_free(&r);
+	run(&r, "%s < %s", cmd, path);
+	snprintf(expect, sizeof(expect),
+	    "%s: <stdin>: the profile has no metrics\n", prog);
+	cr_expect_eq(r.status, 1, "%s < file: exit %d", cmd, r.status);
+	cr_expect_str_eq(r.err, expect);
+	cr_expect_str_empty(r.out);
+	run_free(&r);
+	remove_temp(path);
+	free(path);
+}
+
+/*
  * Find the row of cost centre label (the cost_centre column) in the
  * --tsv output out; set *self and *inh.  Returns 0 when there is none.
  */
