@@ -440,8 +440,7 @@ main(int argc, char *argv[])
 	db = gather(&c, path, name, &g);
 	rc = TOOL_ERR;
 	if (g.nometric) {
-		tool_warnx("%s: no cost centre '%s' (the profile is empty)",
-		    file, name);
+		tool_warnx("%s: the profile has no metrics", file);
 		goto done;
 	}
 	m = g.m;

@@ -630,3 +630,8 @@ Test(ccs_callers, stream_and_tree_agree, .timeout = 120)
 		free(out[j]);
 	}
 }
+
+Test(ccs_callers, no_metrics)
+{
+	check_no_metrics("ccs-callers main", "ccs-callers");
+}
