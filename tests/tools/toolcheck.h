@@ -101,20 +101,31 @@ check_bad_arg(const char *cmd, const char *err)
 	run_free(&r);
 }
 
+/* The shell command line exits 1, with exactly expect on stderr and
+ * nothing on stdout. */
+static inline void
+check_fails_with(const char *line, const char *expect)
+{
+	struct run r;
+
+	run(&r, "%s", line);
+	cr_expect_eq(r.status, 1, "%s: exit %d", line, r.status);
+	cr_expect_str_eq(r.err, expect);
+	cr_expect_str_empty(r.out);
+	run_free(&r);
+}
+
 /* "cmd nosuch": exit 1 and exactly "prog: nosuch: No such file ...". */
 static inline void
 check_missing_file(const char *cmd, const char *prog)
 {
-	struct run r;
-	char expect[256];
+	char line[512], expect[256];
 
-	run(&r, "cd \"$CCS_TEST_TMPDIR\" && %s nosuch-ccstools-file", cmd);
+	snprintf(line, sizeof(line),
+	    "cd \"$CCS_TEST_TMPDIR\" && %s nosuch-ccstools-file", cmd);
 	snprintf(expect, sizeof(expect),
 	    "%s: nosuch-ccstools-file: No such file or directory\n", prog);
-	cr_expect_eq(r.status, 1, "%s nosuch: exit %d", cmd, r.status);
-	cr_expect_str_eq(r.err, expect);
-	cr_expect_str_empty(r.out);
-	run_free(&r);
+	check_fails_with(line, expect);
 }
 
 /*
@@ -130,23 +141,16 @@ check_no_metrics(const char *cmd, const char *prog)
 	    "\"modules\":[\"Main\"],\"cost_centres\":[{\"label\":"
 	    "\"main\",\"module\":0,\"src\":\"\"}],\"nodes\":[[0,0]]}\n";
 	char *path = write_temp(json, sizeof(json) - 1, ".json");
-	char expect[1024];
-	struct run r;
+	char line[1024], expect[1024];
 
-	run(&r, "%s %s", cmd, path);
+	snprintf(line, sizeof(line), "%s %s", cmd, path);
 	snprintf(expect, sizeof(expect),
 	    "%s: %s: the profile has no metrics\n", prog, path);
-	cr_expect_eq(r.status, 1, "%s: exit %d", cmd, r.status);
-	cr_expect_str_eq(r.err, expect);
-	cr_expect_str_empty(r.out);
-	run_free(&r);
-	run(&r, "%s < %s", cmd, path);
+	check_fails_with(line, expect);
+	snprintf(line, sizeof(line), "%s < %s", cmd, path);
 	snprintf(expect, sizeof(expect),
 	    "%s: <stdin>: the profile has no metrics\n", prog);
-	cr_expect_eq(r.status, 1, "%s < file: exit %d", cmd, r.status);
-	cr_expect_str_eq(r.err, expect);
-	cr_expect_str_empty(r.out);
-	run_free(&r);
+	check_fails_with(line, expect);
 	remove_temp(path);
 	free(path);
 }
