@@ -589,16 +589,16 @@ batch_pext(struct rd *r, const struct pdb_sink *sink, struct pdb_batcher *bt,
 		    pdb_varints_pext, 1, 0);
 	case 3:
 		/*
-		 * GHC's time, alloc and entries.  The varints skipped for
-		 * a flat profile (time and entries: 0x4) and for one metric
-		 * (0xc) made constants, the decoder tests no skip bits.
+		 * GHC's time, alloc and entries.  The skips of a flat
+		 * profile (time and entries) and of one metric made
+		 * constants: the decoder tests no skip bits.
 		 */
-		if (bt->skip == 0x4)
+		if (bt->skip == PDB_SKIP(1))
 			return rd_batch(r, sink, bt, ts, ccbase, ncc,
-			    pdb_varints_pext, 3, 0x4);
-		if (bt->skip == 0xc)
+			    pdb_varints_pext, 3, PDB_SKIP(1));
+		if (bt->skip == (PDB_SKIP(1) | PDB_SKIP(2)))
 			return rd_batch(r, sink, bt, ts, ccbase, ncc,
-			    pdb_varints_pext, 3, 0xc);
+			    pdb_varints_pext, 3, PDB_SKIP(1) | PDB_SKIP(2));
 		return rd_batch(r, sink, bt, ts, ccbase, ncc,
 		    pdb_varints_pext, 3, 0);
 	case 6:

@@ -426,29 +426,6 @@ split_stack(struct rd *r, const char *s, size_t n)
 	return PDB_OK;
 }
 
-/*
- * The count from s to end when it is 1 to 18 digits, as strtoll() would
- * read it, which it cannot overflow: most lines, at a tenth of the cost
- * of strtoll() and its locale.  Anything else is strtoll()'s.
- */
-static int
-digits_only(const char *s, const char *end, int64_t *v)
-{
-	int64_t x = 0;
-	unsigned d;
-
-	if (s == end || end - s > 18)
-		return 0;
-	for (; s < end; s++) {
-		d = (unsigned)(unsigned char)*s - '0';
-		if (d > 9)
-			return 0;
-		x = x * 10 + (int64_t)d;
-	}
-	*v = x;
-	return 1;
-}
-
 static int
 folded_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
     const struct pdb_opts *opts)
@@ -508,7 +485,9 @@ folded_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 
 			*end = '\0';
 			errno = 0;
-			if (digits_only(num, end, &value))
+			/* Digits alone, most counts, without the locale. */
+			if (pdb_parse_digits(num, (size_t)(end - num),
+			    &value) == 0)
 				e = end;
 			else
 				value = strtoll(num, &e, 10);

@@ -134,7 +134,6 @@ static size_t	 infer_depth(const struct reader *, const struct row *);
 static int	 finish(struct reader *);
 static int	 set_meta(struct reader *, const char *, const char *);
 static int	 set_meta_num(struct reader *, const char *, int64_t);
-static int	 parse_uint(const char *, size_t, int64_t *);
 static int	 parse_pct(const char *, size_t, int64_t *);
 static int64_t	 from_tenths(int64_t, int64_t);
 static int	 isblank_(int);
@@ -357,13 +356,13 @@ parse_time(struct reader *r, const char *s)
 	p++;
 	for (q = p; isdigit_((unsigned char)*q); q++)
 		;
-	if (parse_uint(p, (size_t)(q - p), &ticks) != 0 ||
+	if (pdb_parse_digits(p, (size_t)(q - p), &ticks) != 0 ||
 	    strncmp(q, " ticks @ ", 9) != 0)
 		goto bad;
 	p = q + 9;
 	for (q = p; isdigit_((unsigned char)*q); q++)
 		;
-	if (parse_uint(p, (size_t)(q - p), &interval) != 0)
+	if (pdb_parse_digits(p, (size_t)(q - p), &interval) != 0)
 		goto bad;
 	q = skipblank(q);
 	if (strncmp(q, "ms", 2) == 0 && interval <= INT64_MAX / 1000)
@@ -381,7 +380,7 @@ parse_time(struct reader *r, const char *s)
 		p = skipblank(p + 1);
 		for (q = p; isdigit_((unsigned char)*q); q++)
 			;
-		if (parse_uint(p, (size_t)(q - p), &procs) == 0 &&
+		if (pdb_parse_digits(p, (size_t)(q - p), &procs) == 0 &&
 		    strncmp(q, " processor", 10) == 0)
 			return set_meta_num(r, "processors", procs);
 	}
@@ -613,7 +612,7 @@ parse_row(struct reader *r, char *line, size_t len, struct row *row)
 			goto shape;
 	}
 	/* The "no." field, maybe glued to the module (GHC before 8.0). */
-	if (parse_uint(line + start[0], tlen[0], &v) == -1) {
+	if (pdb_parse_digits(line + start[0], tlen[0], &v) == -1) {
 		cut = (size_t)-1;
 		col = charcol(line, start[0]);
 		for (i = start[0] + 1; r->lay.nocol >= 3 &&
@@ -625,7 +624,7 @@ parse_row(struct reader *r, char *line, size_t len, struct row *row)
 				break;
 			}
 		}
-		if (cut == (size_t)-1 || parse_uint(line + cut,
+		if (cut == (size_t)-1 || pdb_parse_digits(line + cut,
 		    start[0] + tlen[0] - cut, &v) == -1)
 			return pdb_seterr(r->db, PDB_EFORMAT,
 			    "%s:%llu: no number in the 'no.' column: '%.*s'",
@@ -646,7 +645,7 @@ parse_row(struct reader *r, char *line, size_t len, struct row *row)
 		case COL_ENTRIES:
 		case COL_TICKS:
 		case COL_BYTES:
-			if ((rc = parse_uint(s, tlen[k], &v)) != 0)
+			if ((rc = pdb_parse_digits(s, tlen[k], &v)) != 0)
 				return bad_number(r, s, tlen[k], rc);
 			if (r->lay.col[k] == COL_ENTRIES)
 				row->entries = v;
@@ -963,27 +962,6 @@ set_meta_num(struct reader *r, const char *key, int64_t v)
 
 	snprintf(buf, sizeof(buf), "%lld", (long long)v);
 	return pdb_meta_set(r->db, key, buf);
-}
-
-/* Decimal digits, at most INT64_MAX: 0, -1 not a number, -2 too large. */
-static int
-parse_uint(const char *s, size_t n, int64_t *out)
-{
-	int64_t v = 0;
-	size_t i;
-
-	if (n == 0)
-		return -1;
-	for (i = 0; i < n; i++)
-		if (!isdigit_((unsigned char)s[i]))
-			return -1;
-	for (i = 0; i < n; i++) {
-		if (v > (INT64_MAX - (s[i] - '0')) / 10)
-			return -2;
-		v = v * 10 + (s[i] - '0');
-	}
-	*out = v;
-	return 0;
 }
 
 /* A percentage as GHC prints it ("97.9") in tenths, rounded. */

@@ -271,6 +271,33 @@ pdb_varint_dec(const unsigned char **pp, uint64_t *vp)
 	return -1;
 }
 
+/*
+ * The n decimal digits at s as an int64_t, in any locale: 0, -1 when
+ * there are none or something else is there, -2 when they pass
+ * INT64_MAX.  Eighteen digits cannot, so only longer counts are checked.
+ */
+static inline int
+pdb_parse_digits(const char *s, size_t n, int64_t *out)
+{
+	int64_t v = 0;
+	size_t i;
+	unsigned d;
+
+	if (n == 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		if ((unsigned)(unsigned char)s[i] - '0' > 9)
+			return -1;
+	for (i = 0; i < n; i++) {
+		d = (unsigned)(unsigned char)s[i] - '0';
+		if (i >= 18 && v > (INT64_MAX - (int64_t)d) / 10)
+			return -2;
+		v = v * 10 + (int64_t)d;
+	}
+	*out = v;
+	return 0;
+}
+
 /* The int64_t of a zigzag varint: 0, -1, 1, -2, ... as 0, 1, 2, 3, ... */
 static inline uint64_t
 pdb_unzigzag(uint64_t u)
@@ -437,6 +464,9 @@ struct pdb_batcher {
 	uint64_t	*raw;			/* PDB_BATCH_MAX * (nm + 2) */
 	uint32_t	 skip;		/* slots the sink does not read */
 };
+
+/* The bit of skip for metric m: the node's varint 1 + m. */
+#define PDB_SKIP(m)	((uint32_t)1 << ((m) + 1))
 
 /* Returns 0, or -1 when out of memory (nothing set on any handle). */
 int		 pdb_batcher_init(struct pdb_batcher *, unsigned nm);

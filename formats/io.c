@@ -284,7 +284,7 @@ pdb_batcher_columns(struct pdb_batcher *bt, struct pdb *db,
 	/* Slots 1 to 31 of a node; pdb_varints_pext() takes 16. */
 	for (m = 0; m < bt->nm && m < 31; m++)
 		if (!(want >> m & 1))
-			bt->skip |= (uint32_t)1 << (m + 1);
+			bt->skip |= PDB_SKIP(m);
 }
 
 void

@@ -116,12 +116,12 @@ cmp_cc(const void *a, const void *b)
  */
 struct gather {
 	struct tool_common	*c;
+	const char		*path;	/* the input, "-" for stdin */
 	struct pick		 pick[2];	/* exact, glob */
 	unsigned		 npick;
 	const struct pdb_sink	*to[2];
 	struct pdb_sink		 sink;
 	int			 m;	/* metric shown; -1: none yet */
-	int			 nometric;	/* a profile without metrics */
 	uint32_t		 root_cc;
 	uint64_t		 nodes, total;
 };
@@ -133,10 +133,7 @@ g_begin(void *arg, struct pdb *db)
 	unsigned i;
 	int rc;
 
-	/* As tool_load() does: -m is checked, else no metric is empty. */
-	if (pdb_metric_count(db) == 0 && g->c->metric == NULL)
-		g->nometric = 1;
-	else if ((g->m = tool_metric(g->c, db)) < 0)
+	if ((g->m = tool_metric_needed(g->c, db, g->path)) < 0)
 		return PDB_ESTOP;	/* it said why */
 	for (i = 0; i < g->npick; i++)
 		if ((rc = g->to[i]->begin(g->to[i]->arg, db)) != 0)
@@ -207,6 +204,7 @@ gather(struct tool_common *c, const char *path, const char *name,
 
 	memset(g, 0, sizeof(*g));
 	g->c = c;
+	g->path = path;
 	g->m = -1;
 	g->npick = strpbrk(name, "*?[\\") != NULL ? 2 : 1;
 	for (i = 0; i < g->npick; i++) {
@@ -435,14 +433,10 @@ main(int argc, char *argv[])
 		tool_usage(usage);
 	name = argv[0];
 	path = argc == 2 ? argv[1] : "-";
-	file = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	file = tool_input_name(path);
 
 	db = gather(&c, path, name, &g);
 	rc = TOOL_ERR;
-	if (g.nometric) {
-		tool_warnx("%s: the profile has no metrics", file);
-		goto done;
-	}
 	m = g.m;
 
 	/* The exact matches, or failing any, the glob's, by number. */

@@ -1041,18 +1041,10 @@ from_stream(struct tool_common *c, struct pdb *db, const char *path,
 	}
 	if (h.mode == M_BUILD) {
 		hot_free(&h);
-		if (pdb_node_count(db) == 0) {
-			tool_warnx("%s: no stacks in profile",
-			    strcmp(path, "-") == 0 ? "<stdin>" : path);
-			exit(TOOL_ERR);
-		}
+		tool_no_stacks(db, 1, 0, path);
 		return BUILT;
 	}
-	if (!h.hashot) {
-		tool_warnx("%s: no stacks in profile", strcmp(path, "-") == 0 ?
-		    "<stdin>" : path);
-		exit(TOOL_ERR);
-	}
+	tool_no_stacks(db, 0, (uint64_t)h.hashot, path);
 	res->hot = h.hot;
 	res->hot.v = h.hotv;
 	h.hot.cc = NULL;

@@ -414,8 +414,14 @@ tool_metric_needed(const struct tool_common *c, const struct pdb *db,
 
 	if ((m = tool_metric(c, db)) < 0 && c->metric == NULL)
 		tool_warnx("%s: the profile has no metrics",
-		    strcmp(path, "-") == 0 ? "<stdin>" : path);
+		    tool_input_name(path));
 	return m;
+}
+
+const char *
+tool_input_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
 
 const char *
@@ -606,8 +612,8 @@ tool_output_abort(const struct tool_common *c, FILE *f, const struct pdb *db,
 			tool_warnx("%s: %s", tool_output_name(c),
 			    strerror(err ? err : EIO));
 	} else if (inpath != NULL)
-		tool_warnx("%s: %s", strcmp(inpath, "-") == 0 ? "<stdin>" :
-		    inpath, pdb_errmsg(db));
+		tool_warnx("%s: %s", tool_input_name(inpath),
+		    pdb_errmsg(db));
 	else
 		tool_warnx("%s: %s", tool_output_name(c), pdb_errmsg(db));
 	if (f != NULL && f != stdout)
@@ -840,7 +846,7 @@ tool_read_projected(struct tool_common *c, struct pdb *db, const char *path,
 	pdb_builder_free(l.b);
 	if (rc == PDB_OK && pdb_node_count(db) == 0)
 		rc = pdb_seterr(db, PDB_EFORMAT, "%s: no stacks in profile",
-		    strcmp(path, "-") == 0 ? "<stdin>" : path);
+		    tool_input_name(path));
 	return rc;
 }
 
@@ -924,8 +930,7 @@ tool_no_stacks(const struct pdb *db, int built, uint64_t nodes,
 {
 	if ((built ? pdb_node_count(db) : nodes) > 0)
 		return;
-	tool_warnx("%s: no stacks in profile", strcmp(path, "-") == 0 ?
-	    "<stdin>" : path);
+	tool_warnx("%s: no stacks in profile", tool_input_name(path));
 	exit(TOOL_ERR);
 }
 

@@ -170,6 +170,8 @@ int	tool_metric_needed(const struct tool_common *, const struct pdb *,
 /* The single input operand: 0 or 1 operands, "-" meaning stdin.  Exits 2
  * with usage when there are more. */
 const char *tool_one_input(int argc, char **argv, const char *usage);
+/* The input as messages name it: "<stdin>" for "-". */
+const char *tool_input_name(const char *path);
 
 /*
  * Open the output: -o FILE or stdout.  Binary output to a terminal is
