@@ -43,6 +43,8 @@ CRIT_LIBS  = $(shell $(PKG_CONFIG) --libs criterion)
 LIB_SRCS   = $(sort $(wildcard libprofdb/*.c))
 FMT_SRCS   = $(sort $(wildcard formats/*.c))
 TOOL_SRCS  = $(filter-out tools/common.c,$(sort $(wildcard tools/*.c)))
+# ccs-gen's parts: one concern a file, linked into ccs-gen alone.
+GEN_SRCS   = $(sort $(wildcard tools/gen/*.c))
 TOOLS      = $(patsubst tools/%.c,%,$(TOOL_SRCS))
 TEST_SRCS  = $(sort $(wildcard tests/lib/*.c tests/formats/*.c tests/tools/*.c))
 # tests/fuzz: the fuzz harnesses, which replay their regression files.
@@ -98,6 +100,11 @@ $(B)/bin/%: $(B)/tools/%.o $(B)/tools/common.o $(B)/libccsformats.a $(B)/libprof
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(TOOL_LIBS) -lm
 
+$(B)/bin/ccs-gen: $(B)/tools/ccs-gen.o $(GEN_SRCS:%.c=$(B)/%.o) \
+    $(B)/tools/common.o $(B)/libccsformats.a $(B)/libprofdb.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(TOOL_LIBS) -lm
+
 # The pkg-config files name the directories of the install, which may be
 # given only to "make install": it writes them anew (PC_SUBST).
 PC_SUBST   = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
@@ -147,7 +154,7 @@ check: deps
 # Static analysis.  Remaining cppcheck findings are suppressed in
 # tests/cppcheck.supp and clang-tidy's in .clang-tidy, each explained in
 # tests/ANALYSIS.md.
-ANALYZED   = $(LIB_SRCS) $(FMT_SRCS) tools/common.c $(TOOL_SRCS)
+ANALYZED   = $(LIB_SRCS) $(FMT_SRCS) tools/common.c $(TOOL_SRCS) $(GEN_SRCS)
 CPPCHECK_FLAGS = --std=c11 -q -j2 --error-exitcode=1 --inline-suppr \
              --enable=warning,style,performance,portability \
              --suppressions-list=tests/cppcheck.supp \
