@@ -42,9 +42,10 @@ CRIT_LIBS  = $(shell $(PKG_CONFIG) --libs criterion)
 
 LIB_SRCS   = $(sort $(wildcard libprofdb/*.c))
 FMT_SRCS   = $(sort $(wildcard formats/*.c))
-TOOL_SRCS  = $(filter-out tools/common.c,$(sort $(wildcard tools/*.c)))
-# ccs-gen's parts: one concern a file, linked into ccs-gen alone.
+TOOL_SRCS  = $(filter-out tools/common.c tools/xmalloc.c,$(sort $(wildcard tools/*.c)))
+# The parts of the tools too big for one file, a directory each.
 GEN_SRCS   = $(sort $(wildcard tools/gen/*.c))
+HOT_SRCS   = $(sort $(wildcard tools/hot/*.c))
 TOOLS      = $(patsubst tools/%.c,%,$(TOOL_SRCS))
 TEST_SRCS  = $(sort $(wildcard tests/lib/*.c tests/formats/*.c tests/tools/*.c))
 # tests/fuzz: the fuzz harnesses, which replay their regression files.
@@ -95,15 +96,15 @@ $(B)/libccsformats.a: $(FMT_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 # --as-needed: a tool linked with the shared libraries loads only those
-# it calls.
-$(B)/bin/%: $(B)/tools/%.o $(B)/tools/common.o $(B)/libccsformats.a $(B)/libprofdb.a
+# it calls.  The objects go before the archives that serve them.
+$(B)/bin/%: $(B)/tools/%.o $(B)/tools/common.o $(B)/tools/xmalloc.o \
+    $(B)/libccsformats.a $(B)/libprofdb.a
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(TOOL_LIBS) -lm
+	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $(filter %.o,$^) \
+	    $(filter %.a,$^) $(TOOL_LIBS) -lm
 
-$(B)/bin/ccs-gen: $(B)/tools/ccs-gen.o $(GEN_SRCS:%.c=$(B)/%.o) \
-    $(B)/tools/common.o $(B)/libccsformats.a $(B)/libprofdb.a
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(TOOL_LIBS) -lm
+$(B)/bin/ccs-gen: $(GEN_SRCS:%.c=$(B)/%.o)
+$(B)/bin/ccs-hot: $(HOT_SRCS:%.c=$(B)/%.o)
 
 # The pkg-config files name the directories of the install, which may be
 # given only to "make install": it writes them anew (PC_SUBST).
@@ -154,7 +155,8 @@ check: deps
 # Static analysis.  Remaining cppcheck findings are suppressed in
 # tests/cppcheck.supp and clang-tidy's in .clang-tidy, each explained in
 # tests/ANALYSIS.md.
-ANALYZED   = $(LIB_SRCS) $(FMT_SRCS) tools/common.c $(TOOL_SRCS) $(GEN_SRCS)
+ANALYZED   = $(LIB_SRCS) $(FMT_SRCS) tools/common.c tools/xmalloc.c \
+             $(TOOL_SRCS) $(GEN_SRCS) $(HOT_SRCS)
 CPPCHECK_FLAGS = --std=c11 -q -j2 --error-exitcode=1 --inline-suppr \
              --enable=warning,style,performance,portability \
              --suppressions-list=tests/cppcheck.supp \

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "xmalloc.h"
 
 static const char usage[] =
     "ccs-callers [-m metric] [--folded | --tsv] [-s pat]... [-d pat]... "
@@ -49,26 +50,11 @@ enum { OPT_FOLDED = OPT_TOOL_BASE };
 
 #define LISTMAX	10	/* names listed in the "ambiguous" message */
 
-static void	*xreallocarray(void *, size_t, size_t);
 static struct pdb *relabel(struct pdb *, const uint32_t *);
 static void	 tsv_field(FILE *, const char *);
 static int	 cmp_children(const void *, const void *);
 static void	 report(FILE *, struct pdb *, unsigned, int, uint64_t,
 		    int64_t);
-
-static void *
-xreallocarray(void *p, size_t n, size_t size)
-{
-	if (size != 0 && n > SIZE_MAX / size)
-		p = NULL;
-	else
-		p = realloc(p, n * size != 0 ? n * size : 1);
-	if (p == NULL) {
-		tool_warnx("out of memory");
-		exit(TOOL_ERR);
-	}
-	return p;
-}
 
 /*
  * The cost centres a name picks, as they first occur: those whose label
@@ -211,10 +197,8 @@ gather(struct tool_common *c, const char *path, const char *name,
 		g->pick[i].name = name;
 		g->pick[i].glob = (int)i;
 		if ((g->pick[i].callers = pdb_callers_stream_new(pick_cc,
-		    &g->pick[i])) == NULL) {
-			tool_warnx("out of memory");
-			exit(TOOL_ERR);
-		}
+		    &g->pick[i])) == NULL)
+			nomem();
 		g->to[i] = pdb_callers_sink(g->pick[i].callers);
 	}
 	g->sink.begin = g_begin;
@@ -249,10 +233,8 @@ relabel(struct pdb *db, const uint32_t *map)
 	struct pdb *out;
 	uint32_t *image, n, nn = pdb_node_count(db), cc;
 
-	if ((out = pdb_clone_empty(db)) == NULL) {
-		tool_warnx("out of memory");
-		exit(TOOL_ERR);
-	}
+	if ((out = pdb_clone_empty(db)) == NULL)
+		nomem();
 	image = xreallocarray(NULL, (size_t)nn + 1, sizeof(*image));
 	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
 	    n = pdb_walk_next(db, n, NULL)) {

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "xmalloc.h"
 
 static const char usage[] =
     "ccs-tree [-m metric] [--depth N] [--min-pct P] [--tsv] [-s pat]... "
@@ -67,7 +68,6 @@ struct tree {
 	struct pdb_text	 line;
 };
 
-static void	*xreallocarray(void *, size_t, size_t);
 static int	 width(const char *);
 static void	 tsv_field(FILE *, const char *);
 static void	 fmt_pct(char *, int64_t, int64_t);
@@ -82,20 +82,6 @@ static void	 row(struct tree *, long long, uint32_t, uint64_t,
 		    const int64_t *);
 static void	 walk(struct tree *);
 static void	 header(struct tree *);
-
-static void *
-xreallocarray(void *p, size_t n, size_t size)
-{
-	if (size != 0 && n > SIZE_MAX / size)
-		p = NULL;
-	else
-		p = realloc(p, n * size != 0 ? n * size : 1);
-	if (p == NULL) {
-		tool_warnx("out of memory");
-		exit(TOOL_ERR);
-	}
-	return p;
-}
 
 /*
  * A report line is made whole and written at once: piece by piece, a
@@ -128,10 +114,8 @@ line_spaces(struct tree *t, int n)
 static void
 line_flush(struct tree *t)
 {
-	if (t->line.err) {
-		tool_warnx("out of memory");
-		exit(TOOL_ERR);
-	}
+	if (t->line.err)
+		nomem();
 	fwrite(t->line.p, 1, t->line.len, t->out);
 	t->line.len = 0;
 }

@@ -21,6 +21,7 @@
 
 #include "common.h"
 #include "fmt_dot.h"
+#include "xmalloc.h"
 
 enum {
 	OPT_TREE = OPT_TOOL_BASE,
@@ -128,7 +129,7 @@ main(int argc, char *argv[])
 	struct pdb_dot_opts dopts = PDB_DOT_OPTS_DEFAULT;
 	const struct render *render = NULL;
 	struct tool_common c;
-	const char **focus = NULL, **tmp, *path, *ext;
+	const char **focus = NULL, *path, *ext;
 	struct pdb *db;
 	struct pdb_dot *w = NULL;
 	size_t nfocus = 0;
@@ -161,12 +162,8 @@ main(int argc, char *argv[])
 			dopts.flags |= PDB_DOT_NONZERO;
 			break;
 		case OPT_FOCUS:
-			if ((tmp = realloc(focus, (nfocus + 1) *
-			    sizeof(*focus))) == NULL) {
-				tool_warnx("out of memory");
-				return TOOL_ERR;
-			}
-			focus = tmp;
+			focus = xreallocarray(focus, nfocus + 1,
+			    sizeof(*focus));
 			focus[nfocus++] = optarg;
 			break;
 		case OPT_TOP:

@@ -12,7 +12,6 @@
  *		the nodes are generated, in the library's bytes
  *   tree.c	the generated tree in a libprofdb handle
  *   ghcprof.c	GHC's text report of that tree
- *   xalloc.c	allocation that exits when memory runs out
  */
 #ifndef CCS_GEN_H
 #define CCS_GEN_H
@@ -22,6 +21,7 @@
 #include <zlib.h>
 
 #include "pdb.h"
+#include "xmalloc.h"
 
 #define GEN_DATE	"Thu Jan  1 00:00 2026"
 #define NMAXMETRICS	6		/* of any flavour */
@@ -152,12 +152,5 @@ struct pdb	*tree_build(const struct model *, struct gstats *);
 /* ghcprof.c */
 void		 ghcprof_write(const struct model *, struct pdb *,
 		    struct obuf *);
-
-/* xalloc.c */
-void		 nomem(void) __attribute__((noreturn));
-void		*xmalloc(size_t);
-void		*xcalloc(size_t, size_t);
-void		*xrealloc(void *, size_t);
-char		*xstrdup(const char *);
 
 #endif

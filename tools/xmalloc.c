@@ -2,16 +2,17 @@
 /*
  * Copyright (c) 2026 The ccstools authors
  *
- * Allocation for ccs-gen, which has nothing to give back when memory
- * runs out: the message, and exit.
+ * Allocation that exits when memory runs out (xmalloc.h).  A request for
+ * 0 bytes gets 1, so that NULL always means failure.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
-#include "gen.h"
+#include "xmalloc.h"
 
-_Noreturn void
+void
 nomem(void)
 {
 	tool_warnx("out of memory");
@@ -29,11 +30,11 @@ xmalloc(size_t n)
 }
 
 void *
-xcalloc(size_t n, size_t sz)
+xcalloc(size_t n, size_t size)
 {
 	void *p;
 
-	if ((p = calloc(n ? n : 1, sz ? sz : 1)) == NULL)
+	if ((p = calloc(n ? n : 1, size ? size : 1)) == NULL)
 		nomem();
 	return p;
 }
@@ -44,6 +45,16 @@ xrealloc(void *p, size_t n)
 	if ((p = realloc(p, n ? n : 1)) == NULL)
 		nomem();
 	return p;
+}
+
+/* realloc() of n elements of size bytes, refusing a product that
+ * overflows. */
+void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		nomem();
+	return xrealloc(p, n * size);
 }
 
 char *
