@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "ghcjson.h"
 #include "ghcjson_stream.h"
 
 /* Cost-centre id to index, sorted by id for bsearch. */
@@ -40,21 +41,12 @@ struct idpair {
 	uint32_t	 cc;
 };
 
-/* Module name to module index: open addressing, names borrowed from
- * the parsed document. */
-struct modslot {
-	const char	*name;
-	uint32_t	 mod;
-};
-
 struct jctx {
 	struct pdb	*db;
 	const char	*name;		/* file name for messages */
 	struct idpair	*ids;
 	size_t		 nids;
-	struct modslot	*mods;
-	size_t		 modcap;	/* power of two */
-	size_t		 nmods;
+	struct ghcjson_mods mods;
 	size_t		 nodes;		/* profile nodes met, for messages */
 };
 
@@ -74,10 +66,7 @@ static int	 meta_args(struct jctx *, json_t *, const char *,
 		    const char *);
 static int	 meta_number(struct jctx *, json_t *, const char *,
 		    const char *, json_int_t *);
-static void	 fmt_real(char *, size_t, double);
 static int	 read_ccs(struct jctx *, json_t *);
-static uint64_t	 hash_str(const char *);
-static int	 module_index(struct jctx *, const char *, uint32_t *);
 static int	 idpair_cmp(const void *, const void *);
 static int	 cc_lookup(const struct jctx *, int64_t, uint32_t *);
 static int	 read_node(struct jctx *, json_t *, uint32_t *, int64_t *,
@@ -96,37 +85,6 @@ const struct pdb_format pdb_fmt_ghcjson = {
 	.probe = ghcjson_probe,
 	.read = ghcjson_read,
 };
-
-/* The metrics, in schema order, and the node fields they come from. */
-static const struct {
-	const char	*field;
-	const char	*unit;
-	enum pdb_kind	 kind;
-} metrics[] = {
-	{ "ticks", "ticks", PDB_COST },
-	{ "alloc", "bytes", PDB_COST },
-	{ "entries", "calls", PDB_COUNT },
-};
-#define NMETRICS	(sizeof(metrics) / sizeof(metrics[0]))
-
-/* The metadata GHC writes and the keys they become, in this order. */
-enum mtype { M_STRING, M_ARGS, M_NUMBER, M_CAPS };
-static const struct {
-	const char	*field;
-	const char	*key;
-	enum mtype	 type;
-} metafields[] = {
-	{ "program", "program", M_STRING },
-	{ "arguments", "command", M_ARGS },
-	{ "rts_arguments", "rts_arguments", M_ARGS },
-	{ "end_time", "date", M_STRING },
-	{ "total_time", "total_time", M_NUMBER },
-	{ "total_ticks", "total_ticks", M_NUMBER },
-	{ "tick_interval", "tick_interval_us", M_NUMBER },
-	{ "total_alloc", "total_alloc", M_NUMBER },
-	{ "initial_capabilities", "initial_capabilities", M_CAPS },
-};
-#define NMETAFIELDS	(sizeof(metafields) / sizeof(metafields[0]))
 
 static const unsigned char *
 find(const unsigned char *h, size_t len, const char *needle)
@@ -247,7 +205,7 @@ ghcjson_read(struct pdb_input *in, struct pdb *db,
 out:
 	json_decref(root);
 	free(c.ids);
-	free(c.mods);
+	ghcjson_mods_free(&c.mods);
 	return rc;
 }
 
@@ -259,27 +217,27 @@ read_meta(struct jctx *c, json_t *root)
 	json_int_t caps = -1;
 	char buf[32];
 	unsigned i;
-	int rc = 0, have;
+	int rc = 0;
 
 	if ((rc = pdb_meta_set(c->db, "source_format", "ghc-json")) != 0)
 		return rc;
-	for (i = 0; i < NMETAFIELDS; i++) {
-		switch (metafields[i].type) {
-		case M_STRING:
-			rc = meta_string(c, root, metafields[i].field,
-			    metafields[i].key);
+	for (i = 0; i < GHCJSON_NMETA; i++) {
+		switch (ghcjson_metafields[i].type) {
+		case GJ_STRING:
+			rc = meta_string(c, root, ghcjson_metafields[i].field,
+			    ghcjson_metafields[i].key);
 			break;
-		case M_ARGS:
-			rc = meta_args(c, root, metafields[i].field,
-			    metafields[i].key);
+		case GJ_ARGS:
+			rc = meta_args(c, root, ghcjson_metafields[i].field,
+			    ghcjson_metafields[i].key);
 			break;
-		case M_NUMBER:
-			rc = meta_number(c, root, metafields[i].field,
-			    metafields[i].key, NULL);
+		case GJ_NUMBER:
+			rc = meta_number(c, root, ghcjson_metafields[i].field,
+			    ghcjson_metafields[i].key, NULL);
 			break;
-		case M_CAPS:
-			rc = meta_number(c, root, metafields[i].field,
-			    metafields[i].key, &caps);
+		case GJ_CAPS:
+			rc = meta_number(c, root, ghcjson_metafields[i].field,
+			    ghcjson_metafields[i].key, &caps);
 			break;
 		}
 		if (rc != 0)
@@ -297,19 +255,7 @@ read_meta(struct jctx *c, json_t *root)
 	}
 
 	/* The schema, unless the handle already has these metrics. */
-	for (i = 0; i < NMETRICS; i++) {
-		have = pdb_metric_find(c->db, metrics[i].field);
-		if (have == (int)i)
-			continue;
-		if (have >= 0 || pdb_metric_count(c->db) != i)
-			return pdb_seterr(c->db, PDB_EINVAL,
-			    "%s: profile handle already has another schema",
-			    c->name);
-		if ((rc = pdb_metric_add(c->db, metrics[i].field,
-		    metrics[i].unit, metrics[i].kind, 0, NULL)) != 0)
-			return rc;
-	}
-	return PDB_OK;
+	return ghcjson_schema(c->db, c->name);
 }
 
 static int
@@ -379,25 +325,11 @@ meta_number(struct jctx *c, json_t *root, const char *field, const char *key,
 		if (ival != NULL)
 			*ival = json_integer_value(v);
 	} else if (json_is_real(v))
-		fmt_real(buf, sizeof(buf), json_real_value(v));
+		ghcjson_real(buf, sizeof(buf), json_real_value(v));
 	else
 		return pdb_seterr(c->db, PDB_EFORMAT,
 		    "%s: '%s' is not a number", c->name, field);
 	return pdb_meta_set(c->db, key, buf);
-}
-
-/* The shortest %g form that reads back as d: 0.04, not 0.04000000000000001. */
-static void
-fmt_real(char *buf, size_t size, double d)
-{
-	int prec;
-
-	for (prec = 1; prec < 17; prec++) {
-		snprintf(buf, size, "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			return;
-	}
-	snprintf(buf, size, "%.17g", d);
 }
 
 /* ---- cost centres ---- */
@@ -455,7 +387,7 @@ read_ccs(struct jctx *c, json_t *arr)
 			return pdb_seterr(c->db, PDB_EFORMAT,
 			    "%s: 'cost_centres[%zu]': 'is_caf' is not a "
 			    "boolean", c->name, i);
-		if ((rc = module_index(c, str[1], &mod)) != 0 ||
+		if ((rc = ghcjson_module(&c->mods, c->db, str[1], &mod)) != 0 ||
 		    (rc = pdb_cc_add(c->db, str[0], mod, str[2],
 		    json_is_true(v) ? PDB_CC_CAF : 0, c->ids[i].id, &cc)) != 0)
 			return rc;
@@ -469,62 +401,6 @@ read_ccs(struct jctx *c, json_t *arr)
 			return pdb_seterr(c->db, PDB_EFORMAT,
 			    "%s: duplicate cost centre id %lld", c->name,
 			    (long long)c->ids[i].id);
-	return PDB_OK;
-}
-
-static uint64_t
-hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-
-	while (*s != '\0')
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return h;
-}
-
-/* The module entry for name, added on first sight. */
-static int
-module_index(struct jctx *c, const char *name, uint32_t *out)
-{
-	struct modslot *old, *slot;
-	size_t i, oldcap;
-	int rc;
-
-	if (c->nmods * 2 >= c->modcap) {
-		old = c->mods;
-		oldcap = c->modcap;
-		c->modcap = oldcap ? oldcap * 2 : 64;
-		if ((c->mods = calloc(c->modcap, sizeof(*c->mods))) == NULL) {
-			c->mods = old;
-			c->modcap = oldcap;
-			return pdb_seterr(c->db, PDB_ENOMEM, "out of memory");
-		}
-		for (i = 0; i < oldcap; i++) {
-			if (old[i].name == NULL)
-				continue;
-			slot = &c->mods[hash_str(old[i].name) &
-			    (c->modcap - 1)];
-			while (slot->name != NULL)
-				if (++slot == c->mods + c->modcap)
-					slot = c->mods;
-			*slot = old[i];
-		}
-		free(old);
-	}
-	slot = &c->mods[hash_str(name) & (c->modcap - 1)];
-	while (slot->name != NULL) {
-		if (strcmp(slot->name, name) == 0) {
-			*out = slot->mod;
-			return PDB_OK;
-		}
-		if (++slot == c->mods + c->modcap)
-			slot = c->mods;
-	}
-	if ((rc = pdb_module_add(c->db, name, out)) != 0)
-		return rc;
-	slot->name = name;
-	slot->mod = *out;
-	c->nmods++;
 	return PDB_OK;
 }
 
@@ -578,15 +454,15 @@ read_node(struct jctx *c, json_t *node, uint32_t *cc, int64_t *vals,
 		return pdb_seterr(c->db, PDB_EFORMAT,
 		    "%s: profile node %zu: unknown cost centre id %lld",
 		    c->name, c->nodes, (long long)json_integer_value(v));
-	for (i = 0; i < NMETRICS; i++) {
-		if ((v = json_object_get(node, metrics[i].field)) == NULL)
+	for (i = 0; i < GHCJSON_NMETRICS; i++) {
+		if ((v = json_object_get(node, ghcjson_metrics[i].field)) == NULL)
 			return pdb_seterr(c->db, PDB_EFORMAT,
 			    "%s: profile node %zu: missing '%s'", c->name,
-			    c->nodes, metrics[i].field);
+			    c->nodes, ghcjson_metrics[i].field);
 		if (!json_is_integer(v))
 			return pdb_seterr(c->db, PDB_EFORMAT,
 			    "%s: profile node %zu: '%s' is not an integer",
-			    c->name, c->nodes, metrics[i].field);
+			    c->name, c->nodes, ghcjson_metrics[i].field);
 		vals[i] = json_integer_value(v);
 	}
 	if ((v = json_object_get(node, "children")) == NULL)
@@ -606,7 +482,7 @@ walk(struct jctx *c, json_t *profile, const struct pdb_sink *sink)
 {
 	struct frame *stack = NULL, *f, *ns;
 	size_t depth = 0, cap = 0;
-	int64_t vals[NMETRICS];
+	int64_t vals[GHCJSON_NMETRICS];
 	json_t *node, *kids = NULL;
 	uint32_t cc = 0;
 	int rc;

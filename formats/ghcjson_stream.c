@@ -46,40 +46,10 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
+#include "ghcjson.h"
 #include "ghcjson_stream.h"
 
 #define CHUNK		((size_t)64 * 1024)
-
-/* The metrics, in schema order: as fmt_ghcjson.c. */
-static const struct {
-	const char	*field;
-	const char	*unit;
-	enum pdb_kind	 kind;
-} metrics[] = {
-	{ "ticks", "ticks", PDB_COST },
-	{ "alloc", "bytes", PDB_COST },
-	{ "entries", "calls", PDB_COUNT },
-};
-#define NMETRICS	3
-
-/* The metadata GHC writes and the keys they become, in this order. */
-enum mtype { M_STRING, M_ARGS, M_NUMBER, M_CAPS };
-static const struct {
-	const char	*field;
-	const char	*key;
-	enum mtype	 type;
-} metafields[] = {
-	{ "program", "program", M_STRING },
-	{ "arguments", "command", M_ARGS },
-	{ "rts_arguments", "rts_arguments", M_ARGS },
-	{ "end_time", "date", M_STRING },
-	{ "total_time", "total_time", M_NUMBER },
-	{ "total_ticks", "total_ticks", M_NUMBER },
-	{ "tick_interval", "tick_interval_us", M_NUMBER },
-	{ "total_alloc", "total_alloc", M_NUMBER },
-	{ "initial_capabilities", "initial_capabilities", M_CAPS },
-};
-#define NMETAFIELDS	(sizeof(metafields) / sizeof(metafields[0]))
 
 enum ctx {
 	C_TOP,		/* the top-level object */
@@ -138,16 +108,10 @@ static const struct nodekey nodekeys[] = {
 /* A queued event: a node's enter (with its fields) or exit. */
 struct rec {
 	int64_t		 id;
-	int64_t		 v[NMETRICS];	/* ticks, alloc, entries */
+	int64_t		 v[GHCJSON_NMETRICS];	/* ticks, alloc, entries */
 	size_t		 nodeno;
 	unsigned char	 exit;
 	unsigned char	 done;
-};
-
-/* Module name to index; names borrowed from the handle. */
-struct modslot {
-	const char	*name;
-	uint32_t	 mod;
 };
 
 /* Cost-centre id to index. */
@@ -194,7 +158,7 @@ struct js {
 	size_t		 nchains;	/* a power of two, or 0 */
 
 	/* Metadata before the first node: values by metafields index. */
-	char		*meta[NMETAFIELDS];
+	char		*meta[GHCJSON_NMETA];
 	char		*args;		/* the argument list being read */
 	size_t		 argslen, argscap;
 	int64_t		 caps;
@@ -211,8 +175,7 @@ struct js {
 	int		 ccs_seen, ccs_done, profile_seen;
 	struct idslot	*ids;
 	size_t		 idcap, nids;
-	struct modslot	*mods;
-	size_t		 modcap, nmods;
+	struct ghcjson_mods mods;
 
 	/* Profile nodes waiting for the sink. */
 	struct rec	*q;
@@ -310,55 +273,6 @@ mix(uint64_t x)
 	return x ^ (x >> 29);
 }
 
-static uint64_t
-hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	while (*s != '\0')
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return h;
-}
-
-/* The module entry for name, added on first sight (names borrowed from
- * the handle, which keeps them). */
-static int
-module_index(struct js *j, const char *name, uint32_t *out)
-{
-	struct modslot *nm;
-	size_t i, k, ncap;
-	int rc;
-
-	if ((j->nmods + 1) * 2 > j->modcap) {
-		ncap = j->modcap ? j->modcap * 2 : 64;
-		if ((nm = calloc(ncap, sizeof(*j->mods))) == NULL)
-			return PDB_ENOMEM;
-		for (i = 0; i < j->modcap; i++) {
-			if (j->mods[i].name == NULL)
-				continue;
-			for (k = hash_str(j->mods[i].name) & (ncap - 1);
-			    nm[k].name != NULL; k = (k + 1) & (ncap - 1))
-				;
-			nm[k] = j->mods[i];
-		}
-		free(j->mods);
-		j->mods = nm;
-		j->modcap = ncap;
-	}
-	for (k = hash_str(name) & (j->modcap - 1); j->mods[k].name != NULL;
-	    k = (k + 1) & (j->modcap - 1))
-		if (strcmp(j->mods[k].name, name) == 0) {
-			*out = j->mods[k].mod;
-			return PDB_OK;
-		}
-	if ((rc = pdb_module_add(j->db, name, out)) != 0)
-		return rc;
-	j->mods[k].name = pdb_module_name(j->db, *out);
-	j->mods[k].mod = *out;
-	j->nmods++;
-	return PDB_OK;
-}
-
 static int
 id_add(struct js *j, int64_t id, uint32_t cc)
 {
@@ -425,7 +339,7 @@ cc_done(struct js *j)
 	if (!(j->have & K_SRC) && copystr(j, &j->str[2], &j->strcap[2],
 	    (const unsigned char *)"", 0) == 0)
 		return 0;
-	if ((rc = module_index(j, j->str[1], &mod)) != 0 ||
+	if ((rc = ghcjson_module(&j->mods, j->db, j->str[1], &mod)) != 0 ||
 	    (rc = pdb_cc_add(j->db, j->str[0], mod, j->str[2],
 	    j->iscaf ? PDB_CC_CAF : 0, j->ccid, &cc)) != 0)
 		return fail(j, rc == PDB_ENOMEM ? pdb_seterr(j->db, rc,
@@ -440,20 +354,6 @@ cc_done(struct js *j)
 }
 
 /* ---- metadata and the start of the stream ---- */
-
-/* The shortest %g form that reads back as d, as fmt_ghcjson.c. */
-static void
-fmt_real(char *buf, size_t size, double d)
-{
-	int prec;
-
-	for (prec = 1; prec < 17; prec++) {
-		snprintf(buf, size, "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			return;
-	}
-	snprintf(buf, size, "%.17g", d);
-}
 
 /* Keep metadata value v of field i, for put_meta(). */
 static int
@@ -483,15 +383,15 @@ put_meta(struct js *j, int again)
 
 	if (again) {
 		pdb_meta_unset(j->db, "source_format");
-		for (i = 0; i < NMETAFIELDS; i++)
-			pdb_meta_unset(j->db, metafields[i].key);
+		for (i = 0; i < GHCJSON_NMETA; i++)
+			pdb_meta_unset(j->db, ghcjson_metafields[i].key);
 		pdb_meta_unset(j->db, "processors");
 	}
 	if ((rc = pdb_meta_set(j->db, "source_format", "ghc-json")) != 0)
 		return rc;
-	for (i = 0; i < NMETAFIELDS; i++)
+	for (i = 0; i < GHCJSON_NMETA; i++)
 		if (j->meta[i] != NULL &&
-		    (rc = pdb_meta_set(j->db, metafields[i].key,
+		    (rc = pdb_meta_set(j->db, ghcjson_metafields[i].key,
 		    j->meta[i])) != 0)
 			return rc;
 	if (j->caps < 0)
@@ -508,24 +408,13 @@ put_meta(struct js *j, int again)
 static int
 start(struct js *j)
 {
-	unsigned i;
-	int rc, have;
+	int rc;
 
 	j->metadone = 1;
 	if ((rc = put_meta(j, 0)) != 0)
 		return rc;
-	for (i = 0; i < NMETRICS; i++) {
-		have = pdb_metric_find(j->db, metrics[i].field);
-		if (have == (int)i)
-			continue;
-		if (have >= 0 || pdb_metric_count(j->db) != i)
-			return pdb_seterr(j->db, PDB_EINVAL,
-			    "%s: profile handle already has another schema",
-			    j->name);
-		if ((rc = pdb_metric_add(j->db, metrics[i].field,
-		    metrics[i].unit, metrics[i].kind, 0, NULL)) != 0)
-			return rc;
-	}
+	if ((rc = ghcjson_schema(j->db, j->name)) != 0)
+		return rc;
 	if (j->sink->begin != NULL)
 		return j->sink->begin(j->sink->arg, j->db);
 	return 0;
@@ -661,34 +550,34 @@ top_value(struct js *j, enum vtype t, long long iv, double dv,
 		return t == V_MAP || t == V_ARRAY ? push(j, C_SKIP) : 1;
 	if (t == V_NULL)
 		return 1;
-	switch (metafields[i].type) {
-	case M_STRING:
+	switch (ghcjson_metafields[i].type) {
+	case GJ_STRING:
 		if (t != V_STRING)
 			return bad(j, "'%s' is not a string",
-			    metafields[i].field);
+			    ghcjson_metafields[i].field);
 		if (copystr(j, &j->args, &j->argscap, s, len) == 0)
 			return 0;
 		return meta_value(j, i, j->args);
-	case M_ARGS:
+	case GJ_ARGS:
 		if (t != V_ARRAY)
 			return bad(j, "'%s' is not an array",
-			    metafields[i].field);
+			    ghcjson_metafields[i].field);
 		j->argslen = 0;
 		if (pdb_buf_reserve(&j->args, &j->argscap, 1) != 0)
 			return nomem(j);
 		j->args[0] = '\0';
 		return push(j, C_ARGS);
-	case M_NUMBER:
-	case M_CAPS:
+	case GJ_NUMBER:
+	case GJ_CAPS:
 		if (t == V_INT) {
 			snprintf(buf, sizeof(buf), "%lld", iv);
-			if (metafields[i].type == M_CAPS)
+			if (ghcjson_metafields[i].type == GJ_CAPS)
 				j->caps = iv;
 		} else if (t == V_DOUBLE)
-			fmt_real(buf, sizeof(buf), dv);
+			ghcjson_real(buf, sizeof(buf), dv);
 		else
 			return bad(j, "'%s' is not a number",
-			    metafields[i].field);
+			    ghcjson_metafields[i].field);
 		return meta_value(j, i, buf);
 	}
 	return 1;
@@ -796,7 +685,7 @@ value(struct js *j, enum vtype t, long long iv, double dv,
 	case C_ARGS:
 		if (t != V_STRING)
 			return bad(j, "'%s[%zu]' is not a string",
-			    metafields[j->keyidx].field, l->n);
+			    ghcjson_metafields[j->keyidx].field, l->n);
 		if (pdb_buf_reserve(&j->args, &j->argscap, j->argslen +
 		    len + 2) != 0)
 			return nomem(j);
@@ -957,7 +846,7 @@ rechain(struct js *j)
 static int
 key_once(struct js *j, struct level *l)
 {
-	uint64_t h = hash_str(j->key);
+	uint64_t h = ghcjson_hash(j->key);
 	uint32_t depth = (uint32_t)j->depth, i;
 	struct keyent *e;
 
@@ -1012,8 +901,8 @@ cb_key(void *ctx, const unsigned char *key, size_t len)
 		return 0;
 	j->keyidx = -1;
 	if (l != NULL && l->ctx == C_TOP)
-		for (i = 0; i < NMETAFIELDS; i++)
-			if (strcmp(j->key, metafields[i].field) == 0)
+		for (i = 0; i < GHCJSON_NMETA; i++)
+			if (strcmp(j->key, ghcjson_metafields[i].field) == 0)
 				j->keyidx = (int)i;
 	return 1;
 }
@@ -1381,14 +1270,14 @@ out:
 	free(j.keys);
 	free(j.keychars);
 	free(j.chains);
-	for (i = 0; i < NMETAFIELDS; i++)
+	for (i = 0; i < GHCJSON_NMETA; i++)
 		free(j.meta[i]);
 	free(j.args);
 	free(j.num);
 	for (i = 0; i < 3; i++)
 		free(j.str[i]);
 	free(j.ids);
-	free(j.mods);
+	ghcjson_mods_free(&j.mods);
 	free(j.q);
 	return rc;
 }
