@@ -13,7 +13,7 @@ endif
 # -fno-math-errno: sqrt() an instruction, not a call into libm, which
 # no tool then loads (no code reads errno after a math function).
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -fPIC -MMD -MP -fno-math-errno \
-             -Ilibprofdb -Iformats -Itools -DPDB_BUILDING
+             -Ilibprofdb -Iformats -Itools -Itools/lib -DPDB_BUILDING
 ZLIB_LIBS  = $(shell $(PKG_CONFIG) --libs zlib)
 DEP_PKGS   = zlib jansson yajl libxml-2.0 libcgraph libgvc
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(DEP_PKGS))
@@ -42,7 +42,10 @@ CRIT_LIBS  = $(shell $(PKG_CONFIG) --libs criterion)
 
 LIB_SRCS   = $(sort $(wildcard libprofdb/*.c))
 FMT_SRCS   = $(sort $(wildcard formats/*.c))
-TOOL_SRCS  = $(filter-out tools/common.c tools/xmalloc.c,$(sort $(wildcard tools/*.c)))
+TOOL_SRCS  = $(sort $(wildcard tools/*.c))
+# What every tool is linked with (tools/lib/common.h).
+TLIB_SRCS  = $(sort $(wildcard tools/lib/*.c))
+TLIB_OBJS  = $(TLIB_SRCS:%.c=$(B)/%.o)
 # The parts of the tools too big for one file, a directory each.
 GEN_SRCS   = $(sort $(wildcard tools/gen/*.c))
 HOT_SRCS   = $(sort $(wildcard tools/hot/*.c))
@@ -97,8 +100,7 @@ $(B)/libccsformats.a: $(FMT_OBJS)
 
 # --as-needed: a tool linked with the shared libraries loads only those
 # it calls.  The objects go before the archives that serve them.
-$(B)/bin/%: $(B)/tools/%.o $(B)/tools/common.o $(B)/tools/xmalloc.o \
-    $(B)/libccsformats.a $(B)/libprofdb.a
+$(B)/bin/%: $(B)/tools/%.o $(TLIB_OBJS) $(B)/libccsformats.a $(B)/libprofdb.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $(filter %.o,$^) \
 	    $(filter %.a,$^) $(TOOL_LIBS) -lm
@@ -119,8 +121,8 @@ $(B)/%.pc: %.pc.in config.mk
 # tests/support/failalloc.c, which can make the n-th one fail.
 TEST_WRAP  = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=free
 
-# The tools' shared code (tools/common.o) is tested directly too.
-$(B)/run-tests: $(TEST_OBJS) $(B)/tools/common.o $(B)/libccsformats.a \
+# The tools' shared code (tools/lib/) is tested directly too.
+$(B)/run-tests: $(TEST_OBJS) $(TLIB_OBJS) $(B)/libccsformats.a \
     $(B)/libprofdb.a
 	$(CC) $(LDFLAGS) $(TEST_WRAP) -o $@ $^ $(CRIT_LIBS) $(DEP_LIBS) -lm
 
@@ -155,13 +157,13 @@ check: deps
 # Static analysis.  Remaining cppcheck findings are suppressed in
 # tests/cppcheck.supp and clang-tidy's in .clang-tidy, each explained in
 # tests/ANALYSIS.md.
-ANALYZED   = $(LIB_SRCS) $(FMT_SRCS) tools/common.c tools/xmalloc.c \
-             $(TOOL_SRCS) $(GEN_SRCS) $(HOT_SRCS)
+ANALYZED   = $(LIB_SRCS) $(FMT_SRCS) $(TLIB_SRCS) $(TOOL_SRCS) $(GEN_SRCS) \
+             $(HOT_SRCS)
 CPPCHECK_FLAGS = --std=c11 -q -j2 --error-exitcode=1 --inline-suppr \
              --enable=warning,style,performance,portability \
              --suppressions-list=tests/cppcheck.supp \
              -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DPDB_BUILDING \
-             -Ilibprofdb -Iformats -Itools
+             -Ilibprofdb -Iformats -Itools -Itools/lib
 
 # Throughput and memory against the tools people use today; not a test
 # and not in CI.  Updates BENCHMARKS.md (see tests/bench/bench.sh).
@@ -183,7 +185,7 @@ TIDY_FILES = $(ANALYZED:%=tidy/%)
 tidy: $(TIDY_FILES)
 $(TIDY_FILES): tidy/%: %
 	clang-tidy --quiet $< -- -std=c11 $(CPPFLAGS) -DPDB_BUILDING \
-	    -Ilibprofdb -Iformats -Itools $(DEP_CFLAGS)
+	    -Ilibprofdb -Iformats -Itools -Itools/lib $(DEP_CFLAGS)
 
 # Every tool under valgrind on every input format and on bad input: no
 # error, no definite leak (tests/valgrind.sh; run by .ci/run).  Not with
@@ -245,7 +247,7 @@ FB           = $(B)/fuzz
 FUZZ_CFLAGS  = -std=c11 -g -O1 -fno-omit-frame-pointer -MMD -MP \
                -fsanitize=fuzzer-no-link,address,undefined \
                -fno-sanitize-recover=undefined -DFUZZ_LIBFUZZER \
-               -Ilibprofdb -Iformats -Itools -DPDB_BUILDING
+               -Ilibprofdb -Iformats -Itools -Itools/lib -DPDB_BUILDING
 FUZZ_NAMES   = $(patsubst tests/fuzz/fuzz_%.c,%,\
                $(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_OBJS    = $(patsubst %.c,$(FB)/%.o,$(LIB_SRCS) $(FMT_SRCS) \

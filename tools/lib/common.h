@@ -8,7 +8,8 @@
  *
  * Adding a tool:
  *  1. write tools/<tool>.c with the main() shape of ccs-flat.c;
- *  2. the Makefile picks up every tools/NAME.c by itself;
+ *  2. the Makefile picks up every tools/NAME.c by itself, and links it
+ *     with these helpers (tools/lib/);
  *  3. write man/<tool>.1 with EXAMPLES and EXIT STATUS;
  *  4. add tests/tools/test_<tool>.c with help/version/usage/missing-file
  *     tests plus golden cases, and run the man page's examples there;
@@ -283,5 +284,19 @@ void	tool_write_progress_cb(void *c, uint64_t nodes, uint64_t total);
 void	tool_progress_total(uint64_t bytes);
 /* Erase the bar, if one is shown. */
 void	tool_progress_clear(void);
+/* For tool_output_open() and _close(): when a bar may show, f wrapped in
+ * a stream that counts the bytes; and the stream under the wrapper,
+ * everything passed on to it. */
+FILE	*tool_progress_wrap(const struct tool_common *, FILE *f);
+FILE	*tool_progress_unwrap(FILE *f);
+
+/*
+ * stdio's buffers for output: glibc sizes a buffer it allocates by the
+ * file's block size, whatever setvbuf(3) asks, so the buffers are ours.
+ * One for standard output, one for -o FILE (a tool has one output at a
+ * time: output.c's temporary file), one for the stream that counts the
+ * bytes for a progress bar.
+ */
+#define TOOL_OUT_BUFSIZE	((size_t)64 * 1024)
 
 #endif /* TOOLS_COMMON_H */

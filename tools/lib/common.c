@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * Helpers shared by the tools (common.h): the start, messages, the
+ * options every tool has, the metric asked for, the input operand.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+
+const char *tool_progname = "ccs";
+
+static char	stdout_buf[TOOL_OUT_BUFSIZE];
+
+static void
+warn_handler(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "%s: warning: %s\n", tool_progname, msg);
+}
+
+void
+tool_init(const char *argv0, struct tool_common *c)
+{
+	const char *slash;
+
+	/*
+	 * A reader closing the pipe ("ccs-stacks big | head") ends the tool
+	 * quietly, even when started with SIGPIPE ignored.
+	 */
+	signal(SIGPIPE, SIG_DFL);
+	/*
+	 * Output to a pipe or a file in blocks of OUT_BUFSIZE, not stdio's
+	 * 4 KB: a report or a text profile of 8 MB was 2000 write(2)s, and
+	 * in a pipeline as many wake-ups of the reader.  A terminal keeps
+	 * its line buffering.
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
+
+	if (argv0 != NULL && *argv0 != '\0') {
+		/*
+		 * getopt(3) names the program by argv[0] in its messages:
+		 * shorten argv[0] itself, in place, to the base name.
+		 */
+		if ((slash = strrchr(argv0, '/')) != NULL)
+			memmove((char *)argv0, slash + 1, strlen(slash + 1) + 1);
+		tool_progname = argv0;
+	}
+	if (c != NULL) {
+		memset(c, 0, sizeof(*c));
+		c->min_pct = -1;
+		c->opts.progress = tool_progress_cb;
+		c->opts.write_progress = tool_write_progress_cb;
+		c->opts.progress_arg = c;
+		if ((c->sel = pdb_sel_new()) == NULL) {
+			fprintf(stderr, "%s: out of memory\n", tool_progname);
+			exit(TOOL_ERR);
+		}
+	}
+}
+
+void
+tool_common_free(struct tool_common *c)
+{
+	size_t i;
+
+	pdb_sel_free(c->sel);
+	c->sel = NULL;
+	for (i = 0; i < c->nmins; i++)
+		free(c->mins[i].metric);
+	free(c->mins);
+	free(c->excludes);
+	c->mins = NULL;
+	c->excludes = NULL;
+	c->nmins = c->nexcludes = 0;
+}
+
+void
+tool_warnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	tool_progress_clear();
+	fprintf(stderr, "%s: ", tool_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	putc('\n', stderr);
+}
+
+void
+tool_pdberr(const struct pdb *db)
+{
+	tool_warnx("%s", pdb_errmsg(db));
+}
+
+_Noreturn void
+tool_usage(const char *usage)
+{
+	fprintf(stderr, "usage: %s\n", usage);
+	exit(TOOL_USAGE);
+}
+
+/* Close stdout and exit, 1 with "prog: <stdout>: reason" if writing failed. */
+static _Noreturn void
+stdout_exit(void)
+{
+	static const struct tool_common none;
+
+	exit(tool_output_close(&none, stdout) == 0 ? TOOL_OK : TOOL_ERR);
+}
+
+static _Noreturn void
+help(const char *usage, const char *text)
+{
+	printf("usage: %s\n\n%s", usage, text);
+	stdout_exit();
+}
+
+static _Noreturn void
+version(void)
+{
+	printf("%s (ccstools) %s\n", tool_progname, CCSTOOLS_VERSION);
+	if (strcmp(pdb_version(), CCSTOOLS_VERSION) != 0)
+		printf("libprofdb %s\n", pdb_version());
+	stdout_exit();
+}
+
+static _Noreturn void
+list_formats(void)
+{
+	const struct pdb_format *f;
+	size_t i = 0;
+
+	while ((f = pdb_format_next(&i)) != NULL)
+		printf("%-10s %s%s  %s\n", f->name, f->read ? "r" : "-",
+		    f->write ? "w" : "-", f->desc);
+	stdout_exit();
+}
+
+long long
+tool_strtonum(const char *opt, const char *s, long long min, long long max)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno == ERANGE) {
+		tool_warnx("%s: '%s': invalid number", opt, s);
+		exit(TOOL_USAGE);
+	}
+	if (v < min || v > max) {
+		tool_warnx("%s: '%s': out of range (%lld to %lld)", opt, s, min,
+		    max);
+		exit(TOOL_USAGE);
+	}
+	return v;
+}
+
+/* Add every pattern of file path (one per line, '#' comments). */
+static void
+add_pattern_file(struct tool_common *c, int select, const char *path)
+{
+	char *line = NULL, *p, *e;
+	size_t cap = 0;
+	FILE *f;
+
+	if ((f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r")) == NULL) {
+		tool_warnx("%s: %s", path, strerror(errno));
+		exit(TOOL_ERR);
+	}
+	while (getline(&line, &cap, f) != -1) {
+		for (p = line; *p == ' ' || *p == '\t'; p++)
+			;
+		e = p + strlen(p);
+		while (e > p && (e[-1] == '\n' || e[-1] == '\r' ||
+		    e[-1] == ' ' || e[-1] == '\t'))
+			*--e = '\0';
+		if (*p == '\0' || *p == '#')
+			continue;
+		if (pdb_sel_add(c->sel, select, p) != PDB_OK) {
+			tool_warnx("out of memory");
+			exit(TOOL_ERR);
+		}
+	}
+	if (ferror(f)) {
+		tool_warnx("%s: %s", path, strerror(errno));
+		exit(TOOL_ERR);
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+}
+
+static const struct pdb_format *
+format_arg(const char *opt, const char *name)
+{
+	const struct pdb_format *f;
+
+	if ((f = pdb_format_find(name)) == NULL) {
+		tool_warnx("%s: unknown format '%s' (see --list-formats)", opt,
+		    name);
+		exit(TOOL_USAGE);
+	}
+	return f;
+}
+
+static double
+tool_strtod(const char *opt, const char *s, double min, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || errno == ERANGE || v != v) {
+		tool_warnx("%s: '%s': invalid number", opt, s);
+		exit(TOOL_USAGE);
+	}
+	if (v < min || v > max) {
+		tool_warnx("%s: '%s': out of range (%g to %g)", opt, s, min, max);
+		exit(TOOL_USAGE);
+	}
+	return v;
+}
+
+static void
+add_min(struct tool_common *c, int ch, const char *arg)
+{
+	const char *opt = ch == OPT_MIN_TICKS ? "--min-ticks" :
+	    ch == OPT_MIN_WORDS ? "--min-words" : "--min";
+	char *name, *eq;
+	const char *num = arg;
+
+	if (ch == OPT_MIN) {
+		if ((eq = strchr(arg, '=')) == NULL || eq == arg) {
+			tool_warnx("--min: '%s': expected METRIC=N", arg);
+			exit(TOOL_USAGE);
+		}
+		name = strndup(arg, (size_t)(eq - arg));
+		num = eq + 1;
+	} else
+		name = strdup(ch == OPT_MIN_TICKS ? "ticks" : "words");
+	c->mins = realloc(c->mins, (c->nmins + 1) * sizeof(*c->mins));
+	if (name == NULL || c->mins == NULL) {
+		tool_warnx("out of memory");
+		exit(TOOL_ERR);
+	}
+	c->mins[c->nmins].metric = name;
+	c->mins[c->nmins].min = tool_strtonum(opt, num, LLONG_MIN, LLONG_MAX);
+	c->nmins++;
+}
+
+int
+tool_common_option(struct tool_common *c, int ch, const char *arg,
+    const char *usage, const char *helptext)
+{
+	switch (ch) {
+	case 'd':
+	case 's':
+		if (pdb_sel_add(c->sel, ch == 's', arg) != PDB_OK) {
+			tool_warnx("out of memory");
+			exit(TOOL_ERR);
+		}
+		return 1;
+	case 'f':
+		c->informat = format_arg("-f", arg);
+		if (c->informat->read == NULL) {
+			tool_warnx("-f: format '%s' cannot be read", arg);
+			exit(TOOL_USAGE);
+		}
+		return 1;
+	case 'h':
+	case OPT_HELP:
+		help(usage, helptext);
+	case 'm':
+		c->metric = arg;
+		return 1;
+	case 'o':
+		c->outpath = strcmp(arg, "-") == 0 ? NULL : arg;
+		return 1;
+	case 'q':
+		c->quiet = 1;
+		return 1;
+	case OPT_COMPENSATE:
+		c->opts.flags |= PDB_OPT_COMPENSATE;
+		return 1;
+	case OPT_DESELECT_FILE:
+		add_pattern_file(c, 0, arg);
+		return 1;
+	case OPT_LIST_FORMATS:
+		list_formats();
+	case OPT_SELECT_FILE:
+		add_pattern_file(c, 1, arg);
+		return 1;
+	case OPT_VERSION:
+		version();
+	case OPT_MIN_TICKS:
+	case OPT_MIN_WORDS:
+	case OPT_MIN:
+		add_min(c, ch, arg);
+		return 1;
+	case OPT_MIN_PCT:
+		c->min_pct = tool_strtod("--min-pct", arg, 0, 100);
+		return 1;
+	case OPT_EXCLUDE:
+		c->excludes = realloc(c->excludes,
+		    (c->nexcludes + 1) * sizeof(*c->excludes));
+		if (c->excludes == NULL) {
+			tool_warnx("out of memory");
+			exit(TOOL_ERR);
+		}
+		c->excludes[c->nexcludes++] = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Parse -t FORMAT for tools that write. */
+const struct pdb_format *
+tool_outformat(const char *name)
+{
+	const struct pdb_format *f = format_arg("-t", name);
+
+	if (f->write == NULL) {
+		tool_warnx("-t: format '%s' cannot be written", name);
+		exit(TOOL_USAGE);
+	}
+	return f;
+}
+
+struct pdb *
+tool_pdb_new(void)
+{
+	struct pdb *db;
+
+	if ((db = pdb_new()) == NULL) {
+		tool_warnx("out of memory");
+		exit(TOOL_ERR);
+	}
+	pdb_set_warn_handler(db, warn_handler, NULL);
+	return db;
+}
+
+int
+tool_metric_quiet(const struct tool_common *c, const struct pdb *db)
+{
+	if (c->metric == NULL)
+		return pdb_metric_count(db) > 0 ? (int)pdb_metric_default(db) :
+		    -1;
+	return pdb_metric_find(db, c->metric);
+}
+
+int
+tool_metric(const struct tool_common *c, const struct pdb *db)
+{
+	unsigned i;
+	int m;
+
+	if ((m = tool_metric_quiet(c, db)) >= 0 || c->metric == NULL)
+		return m;
+	fprintf(stderr, "%s: -m: no metric '%s' in this profile; it has:",
+	    tool_progname, c->metric);
+	for (i = 0; i < pdb_metric_count(db); i++)
+		fprintf(stderr, " %s", pdb_metric(db, i)->name);
+	putc('\n', stderr);
+	return -1;
+}
+
+int
+tool_metric_needed(const struct tool_common *c, const struct pdb *db,
+    const char *path)
+{
+	int m;
+
+	if ((m = tool_metric(c, db)) < 0 && c->metric == NULL)
+		tool_warnx("%s: the profile has no metrics",
+		    tool_input_name(path));
+	return m;
+}
+
+const char *
+tool_input_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+const char *
+tool_one_input(int argc, char **argv, const char *usage)
+{
+	if (argc > 1)
+		tool_usage(usage);
+	return argc == 1 ? argv[0] : "-";
+}

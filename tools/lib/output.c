@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The output: standard output, or -o FILE written into a temporary file
+ * that replaces FILE only when everything went well; and a profile
+ * written whole.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+
+static char	file_buf[TOOL_OUT_BUFSIZE];
+
+/*
+ * The temporary file that -o FILE is written to, renamed to FILE only
+ * when everything went well.  Until then an exit or a fatal signal
+ * removes it, so that a failed or interrupted run leaves an earlier FILE
+ * as it was.  The signal handler may only look at these.
+ */
+static char			 out_tmp[PATH_MAX];
+static volatile sig_atomic_t	 out_tmp_live;
+
+const char *
+tool_output_name(const struct tool_common *c)
+{
+	return c->outpath ? c->outpath : "<stdout>";
+}
+
+static void
+out_tmp_remove(void)
+{
+	if (out_tmp_live) {
+		out_tmp_live = 0;
+		unlink(out_tmp);
+	}
+}
+
+static void
+out_tmp_signal(int sig)
+{
+	int save = errno;
+
+	if (out_tmp_live)
+		unlink(out_tmp);
+	out_tmp_live = 0;
+	errno = save;
+	/* Die of the signal, as if it had not been caught. */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * Open a temporary file next to path (same directory, so rename(2) can
+ * replace path atomically), with the permissions path has, or would get
+ * from open(2) and the umask when new.  Returns NULL with errno set.
+ */
+static FILE *
+out_tmp_open(const char *path, const struct stat *old)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGXFSZ };
+	static int registered;
+	const char *slash = strrchr(path, '/');
+	struct sigaction sa;
+	sigset_t block, saved;
+	mode_t mode, mask;
+	size_t i;
+	FILE *f;
+	int fd, n, save;
+
+	if (slash == NULL)
+		n = snprintf(out_tmp, sizeof(out_tmp), ".%s.XXXXXX", path);
+	else
+		n = snprintf(out_tmp, sizeof(out_tmp), "%.*s/.%s.XXXXXX",
+		    (int)(slash - path), path, slash + 1);
+	if (n < 0 || (size_t)n >= sizeof(out_tmp)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	if (!registered) {
+		registered = 1;
+		atexit(out_tmp_remove);
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = out_tmp_signal;
+		sigemptyset(&sa.sa_mask);
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+			struct sigaction cur;
+
+			/* Keep a signal ignored by whoever started us. */
+			if (sigaction(sigs[i], NULL, &cur) == 0 &&
+			    cur.sa_handler == SIG_IGN)
+				continue;
+			sigaction(sigs[i], &sa, NULL);
+		}
+	}
+	/* The handler must never see a half-made name. */
+	sigemptyset(&block);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&block, sigs[i]);
+	sigprocmask(SIG_BLOCK, &block, &saved);
+	if ((fd = mkstemp(out_tmp)) >= 0)
+		out_tmp_live = 1;
+	save = errno;
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	if (fd < 0) {
+		errno = save;
+		return NULL;
+	}
+	if (old != NULL)
+		mode = old->st_mode & 07777;
+	else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	if (fchmod(fd, mode) != 0 || (f = fdopen(fd, "wb")) == NULL) {
+		save = errno;
+		close(fd);
+		out_tmp_remove();
+		errno = save;
+		return NULL;
+	}
+	return f;
+}
+
+FILE *
+tool_output_open(const struct tool_common *c, int binary)
+{
+	struct stat st;
+	FILE *f;
+	int exists;
+
+	if (c->outpath == NULL) {
+		if (binary && !c->force && isatty(STDOUT_FILENO)) {
+			tool_warnx("refusing to write binary output to a "
+			    "terminal (use -o FILE or a pipe)");
+			return NULL;
+		}
+		return tool_progress_wrap(c, stdout);
+	}
+	/*
+	 * A regular file (or a new one) is written through a temporary
+	 * file; anything else (/dev/null, /dev/full, a FIFO, a terminal)
+	 * cannot be replaced by rename(2) and is written directly.
+	 */
+	exists = stat(c->outpath, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode))
+		f = fopen(c->outpath, "wb");
+	else
+		f = out_tmp_open(c->outpath, exists ? &st : NULL);
+	if (f == NULL) {
+		tool_warnx("%s: %s", c->outpath, strerror(errno));
+		return NULL;
+	}
+	setvbuf(f, file_buf, _IOFBF, sizeof(file_buf));
+	return tool_progress_wrap(c, f);
+}
+
+int
+tool_output_close(const struct tool_common *c, FILE *f)
+{
+	int err = 0;
+
+	if (f == NULL)
+		return -1;
+	f = tool_progress_unwrap(f);
+	/*
+	 * errno is not cleared first: when a write failed earlier, stdio
+	 * dropped the buffer and errno still says why.
+	 */
+	if (fflush(f) != 0 || ferror(f))
+		err = errno ? errno : EIO;
+	if (fclose(f) != 0 && err == 0)
+		err = errno ? errno : EIO;
+	if (err == 0 && f != stdout && out_tmp_live) {
+		if (rename(out_tmp, c->outpath) == 0)
+			out_tmp_live = 0;
+		else
+			err = errno;
+	}
+	if (f != stdout)
+		out_tmp_remove();
+	if (err == EPIPE)
+		return -1;	/* the reader went away: nothing to say */
+	if (err) {
+		tool_warnx("%s: %s", tool_output_name(c), strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+int
+tool_output_abort(const struct tool_common *c, FILE *f, const struct pdb *db,
+    const char *inpath)
+{
+	int err = errno;
+
+	f = tool_progress_unwrap(f);
+	if (pdb_errcode(db) == PDB_EIO && f != NULL && ferror(f)) {
+		if (err != EPIPE)
+			tool_warnx("%s: %s", tool_output_name(c),
+			    strerror(err ? err : EIO));
+	} else if (inpath != NULL)
+		tool_warnx("%s: %s", tool_input_name(inpath),
+		    pdb_errmsg(db));
+	else
+		tool_warnx("%s: %s", tool_output_name(c), pdb_errmsg(db));
+	if (f != NULL && f != stdout)
+		fclose(f);
+	out_tmp_remove();
+	return TOOL_ERR;
+}
+
+const struct pdb_format *
+tool_output_format(const struct tool_common *c)
+{
+	const struct pdb_format *f = c->outformat;
+
+	if (f == NULL && c->outpath != NULL)
+		f = pdb_format_guess(c->outpath);
+	return f != NULL ? f : &pdb_fmt_ccsdump;
+}
+
+void
+tool_format_ready(const struct pdb_format *f)
+{
+	struct pdb *db = tool_pdb_new();
+
+	if (pdb_format_ready(f, db) != PDB_OK) {
+		tool_pdberr(db);
+		pdb_free(db);
+		exit(TOOL_ERR);
+	}
+	pdb_free(db);
+}
+
+int
+tool_write_profile(struct tool_common *c, struct pdb *db)
+{
+	const struct pdb_format *f = tool_output_format(c);
+	FILE *out;
+
+	c->opts.metric = c->metric;
+	c->opts.flags |= PDB_OPT_TAKE;
+	if ((out = tool_output_open(c, f->flags & PDB_FMT_BINARY)) == NULL)
+		return TOOL_ERR;
+	if (pdb_write(db, out, f, &c->opts) != PDB_OK)
+		return tool_output_abort(c, out, db, NULL);
+	return tool_output_close(c, out) == 0 ? TOOL_OK : TOOL_ERR;
+}

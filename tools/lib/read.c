@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * Reading a profile: as a tree, projected through a selection as it is
+ * read, pruned, or as events for a tool's own sink.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+/*
+ * Reading through a selecting builder (pdb_builder_select()), which
+ * projects the events as they come when the format's tree is the file's
+ * (PDB_BUILD_RAW): the tree as read never exists.  Like pdb_read_tree(),
+ * give the builder the format's mode once it is known, which is when the
+ * reader begins: pdb_read_stream() has set *used by then.
+ */
+struct loader {
+	struct pdb_builder	*b;
+	const struct pdb_format	*fmt;
+	struct pdb_sink		 sink;
+};
+
+static int
+load_begin(void *arg, struct pdb *db)
+{
+	struct loader *l = arg;
+	const struct pdb_sink *bs = pdb_builder_sink(l->b);
+
+	if (l->fmt == NULL)
+		return pdb_seterr(db, PDB_EINVAL, "format unknown when the "
+		    "reader began");
+	pdb_builder_set_mode(l->b, l->fmt->build);
+	/* The rest of the events go straight to the builder. */
+	l->sink = *bs;
+	return bs->begin != NULL ? bs->begin(bs->arg, db) : 0;
+}
+
+int
+tool_read_projected(struct tool_common *c, struct pdb *db, const char *path,
+    const struct pdb_sel *sel)
+{
+	struct loader l;
+	int rc;
+
+	memset(&l, 0, sizeof(l));
+	if ((l.b = pdb_builder_new(db, PDB_BUILD_RAW)) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	pdb_builder_select(l.b, sel);
+	l.fmt = c->informat;
+	l.sink.begin = load_begin;
+	l.sink.arg = &l;
+	rc = pdb_read_stream(db, path, c->informat, &c->opts, &l.sink, &l.fmt);
+	pdb_builder_free(l.b);
+	if (rc == PDB_OK && pdb_node_count(db) == 0)
+		rc = pdb_seterr(db, PDB_EFORMAT, "%s: no stacks in profile",
+		    tool_input_name(path));
+	return rc;
+}
+
+int
+tool_streams(const struct tool_common *c)
+{
+	return pdb_sel_is_trivial(c->sel) && c->nmins == 0 &&
+	    c->min_pct < 0 && c->nexcludes == 0;
+}
+
+/* tool_read_events(): the reader's sink until the format is known. */
+struct events {
+	struct tool_common	*c;
+	const char		*path;
+	const struct pdb_format	*fmt;
+	const struct pdb_sink	*to;
+	int			(*check)(struct tool_common *,
+				    const struct pdb *, const char *);
+	struct pdb_builder	*b;	/* a tree to build first */
+	struct pdb_sink		 sink;	/* what the reader calls */
+	int			 refused;
+};
+
+static int
+events_begin(void *arg, struct pdb *db)
+{
+	struct events *e = arg;
+	const struct pdb_sink *next = e->to;
+
+	if (e->check != NULL && !e->check(e->c, db, e->path)) {
+		e->refused = 1;
+		return PDB_ESTOP;
+	}
+	if (e->fmt == NULL)
+		return pdb_seterr(db, PDB_EINVAL, "format unknown when the "
+		    "reader began");
+	if (e->fmt->build != PDB_BUILD_RAW) {
+		if ((e->b = pdb_builder_new(db, e->fmt->build)) == NULL)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		next = pdb_builder_sink(e->b);
+	}
+	/* The rest of the events go straight to next. */
+	e->sink = *next;
+	return next->begin != NULL ? next->begin(next->arg, db) : 0;
+}
+
+int
+tool_read_events(struct tool_common *c, struct pdb *db, const char *path,
+    const struct pdb_sink *sink, int (*check)(struct tool_common *,
+    const struct pdb *, const char *))
+{
+	struct events e;
+	int built, rc;
+
+	memset(&e, 0, sizeof(e));
+	e.c = c;
+	e.path = path;
+	e.to = sink;
+	e.check = check;
+	e.sink.begin = events_begin;
+	e.sink.arg = &e;
+	rc = pdb_read_stream(db, path, c->informat, &c->opts, &e.sink, &e.fmt);
+	built = e.b != NULL;
+	if (built) {
+		pdb_builder_free(e.b);
+		if (rc == PDB_OK && pdb_node_count(db) > 0)
+			rc = pdb_replay(db, sink);
+	}
+	if (e.refused || rc == PDB_ESTOP)
+		exit(TOOL_ERR);
+	if (rc != PDB_OK) {
+		tool_pdberr(db);
+		exit(TOOL_ERR);
+	}
+	return built;
+}
+
+void
+tool_no_stacks(const struct pdb *db, int built, uint64_t nodes,
+    const char *path)
+{
+	if ((built ? pdb_node_count(db) : nodes) > 0)
+		return;
+	tool_warnx("%s: no stacks in profile", tool_input_name(path));
+	exit(TOOL_ERR);
+}
+
+/* The total of metric m: the root's inclusive value. */
+static int64_t
+total(const struct pdb *db, unsigned m)
+{
+	uint64_t t = 0;
+	uint32_t n;
+
+	for (n = 0; n < pdb_node_count(db); n++)
+		t += (uint64_t)pdb_node_value(db, n, m);
+	return (int64_t)t;
+}
+
+struct pdb *
+tool_load(struct tool_common *c, const char *path,
+    struct pdb_prune_report *rep)
+{
+	struct pdb_threshold *th;
+	struct pdb *db = tool_pdb_new();
+	size_t i, nth = 0;
+	double x;
+	int m, rc;
+
+	if (rep != NULL)
+		memset(rep, 0, sizeof(*rep));
+	rc = pdb_sel_is_trivial(c->sel) ? pdb_read_tree(db, path, c->informat,
+	    &c->opts, NULL) : tool_read_projected(c, db, path, c->sel);
+	if (rc != PDB_OK) {
+		tool_pdberr(db);
+		exit(TOOL_ERR);
+	}
+	if (c->metric != NULL && tool_metric(c, db) < 0)
+		exit(TOOL_ERR);
+	if (c->nmins == 0 && c->min_pct < 0 && c->nexcludes == 0)
+		return db;
+	if ((th = calloc(c->nmins + 1, sizeof(*th))) == NULL) {
+		tool_warnx("out of memory");
+		exit(TOOL_ERR);
+	}
+	for (i = 0; i < c->nmins; i++) {
+		if ((m = pdb_metric_find(db, c->mins[i].metric)) < 0) {
+			tool_warnx("no metric '%s' in this profile to prune by",
+			    c->mins[i].metric);
+			exit(TOOL_ERR);
+		}
+		th[nth].metric = (unsigned)m;
+		th[nth++].min = c->mins[i].min;
+	}
+	if (c->min_pct >= 0 && (m = tool_metric(c, db)) >= 0) {
+		th[nth].metric = (unsigned)m;
+		/* Round up: a stack must reach P% to stay. */
+		x = (double)total(db, (unsigned)m) * c->min_pct / 100.0;
+		th[nth].min = (int64_t)x;
+		if ((double)th[nth].min < x)
+			th[nth].min++;
+		nth++;
+	}
+	if (pdb_prune(db, th, nth, c->excludes, c->nexcludes, rep) != PDB_OK) {
+		tool_pdberr(db);
+		exit(TOOL_ERR);
+	}
+	free(th);
+	return db;
+}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * Text in reports: names escaped and padded to a width, numbers and
+ * percentages formatted without printf(), which would be most of the
+ * time of a table of thousands of rows.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+/*
+ * Write n bytes.  A report is mostly short fields and padding, a dozen a
+ * row: fwrite(3) spends some 290 instructions on each, putc_unlocked(3)
+ * a handful a byte, so a short field goes out byte by byte and a long
+ * one by fwrite()'s copy.  (stdio takes no lock in a program of one
+ * thread.)  ccs-tree builds its lines whole instead (t->line), as its
+ * rows are made in one place; these helpers serve every other report.
+ */
+static void
+put_bytes(FILE *out, const char *p, size_t n)
+{
+	if (n > 64) {
+		fwrite(p, 1, n, out);
+		return;
+	}
+	while (n-- > 0)
+		putc_unlocked(*p++, out);
+}
+
+/*
+ * Write (out != NULL) or measure s as tool_put_text() does; returns the
+ * columns.
+ */
+static int
+put_text(FILE *out, const char *s, int tsv)
+{
+	const unsigned char *p = (const unsigned char *)s, *run = p, *end;
+	uint32_t c;
+	char esc[16];
+	size_t n;
+	int w = 0;
+
+	/* Printable ASCII, nearly every name, goes out as it is: one
+	 * column a byte.  Reports print thousands of names. */
+	for (end = p; *end >= 0x20 && *end < 0x7f && !(tsv && *end == '\\');
+	    end++)
+		;
+	if (*end == '\0') {
+		if (out != NULL)
+			put_bytes(out, (const char *)p, (size_t)(end - p));
+		return (int)(end - p);
+	}
+	end += strlen((const char *)end);
+
+	/* Bytes that stay as they are go out a run at a time. */
+	while (*p != '\0') {
+		n = pdb_utf8_seq(p, (size_t)(end - p), &c);
+		esc[0] = '\0';
+		if (n == 0 && tsv) {
+			/* Data: other bytes stay as they are. */
+			n = 1;
+			c = 0xa0;
+		}
+		if (n == 0)
+			snprintf(esc, sizeof(esc), "\\x%02X", *p);
+		else if (c == '\n')
+			snprintf(esc, sizeof(esc), "\\n");
+		else if (c == '\t')
+			snprintf(esc, sizeof(esc), "\\t");
+		else if (c == '\r')
+			snprintf(esc, sizeof(esc), "\\r");
+		else if (c < 0x20 || c == 0x7f)
+			snprintf(esc, sizeof(esc), "\\x%02X", (unsigned)c);
+		else if (c >= 0x80 && c <= 0x9f && !tsv)
+			snprintf(esc, sizeof(esc), "\\u%04X", (unsigned)c);
+		else if (c == '\\' && tsv)
+			snprintf(esc, sizeof(esc), "\\\\");
+		if (esc[0] != '\0') {
+			if (out != NULL) {
+				fwrite(run, 1, (size_t)(p - run), out);
+				fputs(esc, out);
+			}
+			w += (int)strlen(esc);
+			p += n ? n : 1;
+			run = p;
+		} else {
+			w++;
+			p += n;
+		}
+	}
+	if (out != NULL && p > run)
+		fwrite(run, 1, (size_t)(p - run), out);
+	return w;
+}
+
+int
+tool_put_text(FILE *out, const char *s, int tsv)
+{
+	return put_text(out, s, tsv);
+}
+
+int
+tool_text_width(const char *s)
+{
+	return put_text(NULL, s, 0);
+}
+
+/*
+ * x * 10 is exact in a long double whose significand has at least 57
+ * bits (x86's 64, or a quad's), and rintl() then rounds it half to
+ * even, as printf() does in the default rounding mode.  (nearbyintl()
+ * would save and restore the floating-point state to keep the inexact
+ * flag clear, a cost in every call; nothing here reads that flag.)
+ */
+int
+tool_fmt_tenths(char *buf, size_t len, double x)
+{
+	char digits[32], *p = digits;
+	int64_t u;
+	long double t;
+	size_t n;
+
+	if (LDBL_MANT_DIG < 57 || !(fabs(x) < 1e15))
+		return 0;
+	t = rintl((long double)x * 10.0L);
+	u = (int64_t)(t < 0 ? -t : t);
+	/* The sign is x's, as for printf(): -0.04 is "-0.0". */
+	if (signbit(x))
+		*p++ = '-';
+	p = pdb_put_decimal(p, u / 10);
+	*p++ = '.';
+	*p++ = (char)('0' + u % 10);
+	n = (size_t)(p - digits);
+	if (n >= len)
+		return 0;
+	memcpy(buf, digits, n);
+	buf[n] = '\0';
+	return 1;
+}
+
+const char *
+tool_fmt_int(char *buf, size_t len, int64_t v)
+{
+	char digits[24];
+	size_t n = (size_t)(pdb_put_decimal(digits, v) - digits);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, digits, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* n spaces. */
+static void
+put_spaces(FILE *out, int n)
+{
+	for (; n > 0; n--)
+		putc_unlocked(' ', out);
+}
+
+void
+tool_put_right(FILE *out, const char *s, int w)
+{
+	size_t n = strlen(s);
+
+	put_spaces(out, w - (int)n);
+	put_bytes(out, s, n);
+}
+
+void
+tool_put_left(FILE *out, const char *s, int w)
+{
+	put_spaces(out, w - tool_put_text(out, s, 0));
+}
+
+/* The percentage, printed by the thousand in a report: printf() would
+ * be most of the report's time. */
+const char *
+tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total)
+{
+	double x = total == 0 ? 0.0 : 100.0 * (double)part / (double)total;
+
+	if (!tool_fmt_tenths(buf, len, x))
+		snprintf(buf, len, "%.1f", x);
+	return buf;
+}
