@@ -357,6 +357,71 @@ Test(ccs_hot_stream, random_trees)
 	}
 }
 
+/* A dump whose root, of own value root, has the children of values v. */
+static char *
+dump_children(int64_t root, const int64_t *v, size_t n)
+{
+	struct enc e = { 0 };
+	size_t k;
+
+	dump_head(&e, 3);
+	enc_varint(&e, 1);
+	enc_varint(&e, 0);
+	enc_svarint(&e, root);
+	enc_varint(&e, n);
+	for (k = 0; k < n; k++) {
+		enc_varint(&e, 1 + k % 2);
+		enc_svarint(&e, v[k]);
+		enc_varint(&e, 0);
+	}
+	return dump_end(&e, n + 1);
+}
+
+/*
+ * Own values at the ends of the range: a first node of INT64_MIN is the
+ * hot stack until a larger one comes, a node of INT64_MAX stays the hot
+ * stack, and the first of equals is the one listed first.  The stream
+ * tests each node against one bar for the rare cases; these are where
+ * that bar saturates.
+ */
+Test(ccs_hot_stream, extreme_values)
+{
+	static const int64_t a[] = { 0, 5, INT64_MAX - 10, 5, 0 };
+	static const int64_t b[] = { INT64_MAX, 0, -3, 0 };
+	static const int64_t c[] = { 0, 0 };
+	struct run r;
+	char *p;
+
+	p = dump_children(INT64_MIN, a, 5);
+	run_ok(&r, "ccs-hot --tsv -n 5 %s", p);
+	cr_expect_str_eq(r.out,
+	    "stack\tf0;f1\t9223372036854775797\n"
+	    "arm\tf0\t-1\n"
+	    "arm\tf1\t9223372036854775797\n"
+	    "top\t1\tf0;f1\t9223372036854775797\n"
+	    "top\t2\tf0;f2\t5\n"
+	    "top\t3\tf0;f2\t5\n"
+	    "top\t4\tf0\t-9223372036854775808\n");
+	run_free(&r);
+	stream_is_tree(p, "--tsv -n 2");
+	stream_is_tree(p, "--tsv");
+	temp_free(p);
+
+	p = dump_children(0, b, 4);
+	stream_is_tree(p, "--tsv -n 2");
+	stream_is_tree(p, "--tsv -n 9");
+	stream_is_tree(p, "--tsv");
+	temp_free(p);
+
+	/* Nothing but zeros, and a root of INT64_MIN alone. */
+	p = dump_children(0, c, 2);
+	stream_is_tree(p, "--tsv -n 2");
+	temp_free(p);
+	p = dump_children(INT64_MIN, c, 0);
+	stream_is_tree(p, "--tsv -n 2");
+	temp_free(p);
+}
+
 /*
  * Deeper than the levels first allocated, with the hottest stack, arm
  * and list entries at the bottom, in batches (the dump) and one at a

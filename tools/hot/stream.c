@@ -369,17 +369,28 @@ level_init(struct level *l, uint32_t cc, int64_t v)
 	l->best = NULL;
 }
 
+/* Room for need levels. */
+static void
+levels_reserve(struct hot *h, size_t need)
+{
+	size_t cap = h->cap ? h->cap : 256;
+
+	if (need <= h->cap)
+		return;
+	while (cap < need)
+		cap *= 2;
+	h->lv = xreallocarray(h->lv, cap, sizeof(*h->lv));
+	h->cap = cap;
+}
+
 /* Open a level for cost centre cc, of own value v. */
 static inline struct level *
 open_level(struct hot *h, uint32_t cc, int64_t v)
 {
 	struct level *l;
 
-	if (h->depth == h->cap) {
-		h->cap = h->cap ? h->cap * 2 : 256;
-		if ((h->lv = realloc(h->lv, h->cap * sizeof(*h->lv))) == NULL)
-			nomem();
-	}
+	if (h->depth == h->cap)
+		levels_reserve(h, h->depth + 1);
 	l = &h->lv[h->depth++];
 	level_init(l, cc, v);
 	return l;
@@ -458,6 +469,24 @@ leave(struct hot *h)
 }
 
 /*
+ * The least own value that may change the hot stack or the list of the
+ * costliest stacks: below it a node changes neither, and run() tests it
+ * once.  Every node is a candidate while there is no hot stack yet, or
+ * while the list is not full, since it then takes any nonzero value.
+ */
+static inline int64_t
+rare_bar(const struct hot *h, int hashot, int64_t hotv)
+{
+	int64_t m = hotv;
+
+	if (!hashot || h->nheap < h->ntop)
+		return INT64_MIN;
+	if (h->ntop > 0 && h->heap[0].v < m)
+		m = h->heap[0].v;
+	return m == INT64_MAX ? m : m + 1;
+}
+
+/*
  * enter() and leave() for the nodes of a batch, with the state of the
  * walk in locals: through h, every store to a level or a cell would make
  * the compiler read it all again.  From node start, stops at the end of
@@ -472,48 +501,44 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 	const uint32_t *restrict ccs = b->cc;
 	const size_t *restrict exits = b->exits;
 	const int64_t *v = b->values + start * b->stride + h->m;
-	struct level *lv = h->lv, *l, *p;
-	size_t depth = h->depth, cap = h->cap, hotdepth = h->hotdepth;
+	struct level *lv, *l, *p;
+	size_t depth = h->depth, hotdepth = h->hotdepth, n = b->n;
 	size_t i, e, leaf, stride = b->stride;
-	int64_t hotv = h->hotv, x, least;
+	int64_t hotv = h->hotv, x, least, bar;
 	uint64_t rank = h->rank, r0 = h->range[0], r1 = h->range[1], bad = 0;
 	uint64_t wm;
 	int hashot = h->hashot, pending = h->pending, full;
 
-	/* A node goes into the list of the costliest if nonzero and the
-	 * list is not full, or above its least. */
-#define TOP_BAR() do {							\
-		full = h->nheap >= h->ntop;				\
-		least = h->ntop == 0 ? INT64_MAX : full ? h->heap[0].v : 0; \
-	} while (0)
-	TOP_BAR();
-
-	for (i = start; i < b->n && depth > 0; i++, v += stride) {
+	*fit = 1;
+	if (depth == 0)
+		return start;
+	/* A level for every node of the batch: the loop never grows them. */
+	levels_reserve(h, depth + (n - start));
+	lv = h->lv;
+	bar = rare_bar(h, hashot, hotv);
+	for (i = start; i < n; i++, v += stride) {
 		x = *v;
 		if (x >= 0)
 			bad |= r0 += (uint64_t)x;
 		else
 			bad |= (r1 += 0 - (uint64_t)x) - 1;
-		if (depth == cap) {
-			h->depth = depth;
-			open_level(h, ccs[i], x);
-			lv = h->lv;
-			cap = h->cap;
-			depth++;
-		} else {
-			level_init(&lv[depth++], ccs[i], x);
-		}
-		if (!hashot || x > hotv) {
-			hashot = pending = 1;
-			hotv = x;
-			hotdepth = depth - 1;
-		}
-		/* x != 0 && (!full || x > least), but testing first what
-		 * is nearly always false: zero or not is no pattern. */
-		if ((x > least && x != 0) || (!full && x < 0)) {
-			h->depth = depth;
-			top_insert(h, x, rank);
-			TOP_BAR();
+		level_init(&lv[depth++], ccs[i], x);
+		if (__builtin_expect(x >= bar, 0)) {
+			if (!hashot || x > hotv) {
+				hashot = pending = 1;
+				hotv = x;
+				hotdepth = depth - 1;
+			}
+			/* Into the list if nonzero and the list is not
+			 * full, or above its least. */
+			full = h->nheap >= h->ntop;
+			least = h->ntop == 0 ? INT64_MAX : full ?
+			    h->heap[0].v : 0;
+			if (x != 0 && (!full || x > least)) {
+				h->depth = depth;
+				top_insert(h, x, rank);
+			}
+			bar = rare_bar(h, hashot, hotv);
 		}
 		rank++;
 		e = exits[i];
@@ -545,7 +570,10 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 			}
 		}
 		for (; e > 0; e--) {
-			/* leave(), but for the root's, which is left to it. */
+			/*
+			 * leave(), but for the root's, which is left to it;
+			 * the caller takes whatever follows the root.
+			 */
 			if (depth == 1) {
 				h->depth = depth;
 				h->hotdepth = hotdepth;
@@ -553,7 +581,8 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 				leave(h);
 				depth = h->depth;
 				pending = h->pending;
-				break;
+				i++;
+				goto out;
 			}
 			l = &lv[--depth];
 			if (pending && depth == hotdepth) {
@@ -563,6 +592,7 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 			close_level(h, l, l - 1);
 		}
 	}
+out:
 	h->depth = depth;
 	h->hotv = hotv;
 	h->hashot = hashot;
@@ -573,7 +603,6 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 	h->range[1] = r1;
 	*fit = (bad >> 63) == 0;
 	return i;
-#undef TOP_BAR
 }
 
 static int
