@@ -209,22 +209,24 @@ f_begin(void *arg, struct pdb *db)
 	return PDB_OK;
 }
 
-/* Make room for one more path entry and for cost centre cc (kept out
- * of line: f_enter() is the hot path). */
-static int	f_grow(struct pdb_flat *, struct pdb *, uint32_t)
+/* Make room for path entries up to depth and for cost centres below
+ * ncc (kept out of line: f_enter() and run() are the hot path). */
+static int	f_room(struct pdb_flat *, struct pdb *, size_t, size_t)
     __attribute__((noinline));
 
 static int
-f_grow(struct pdb_flat *f, struct pdb *db, uint32_t cc)
+f_room(struct pdb_flat *f, struct pdb *db, size_t ncc, size_t depth)
 {
 	size_t cap;
 	void *np;
 
-	if (reserve_cc(f, db, cc) != PDB_OK)
+	if (ncc > f->ncc && reserve_cc(f, db, (uint32_t)(ncc - 1)) != PDB_OK)
 		return PDB_ENOMEM;
-	if (f->depth < f->cappath)
+	if (depth <= f->cappath)
 		return PDB_OK;
 	cap = f->cappath ? f->cappath * 2 : 64;
+	while (cap < depth)
+		cap *= 2;
 	if ((np = pdbi_realloc(f->path, cap * sizeof(*f->path))) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	f->path = np;
@@ -253,7 +255,7 @@ f_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 	if (f->kinds == NULL && f_begin(f, db) != PDB_OK)
 		return PDB_ENOMEM;
 	if ((cc >= f->ncc || f->depth >= f->cappath) &&
-	    f_grow(f, db, cc) != PDB_OK)
+	    f_room(f, db, (size_t)cc + 1, f->depth + 1) != PDB_OK)
 		return PDB_ENOMEM;
 	if (f->depth == 0 && f->nodes == 0)
 		f->root_cc = cc;
@@ -419,7 +421,7 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 	unsigned char *seen = f->seen;
 	uint32_t *onpath = f->onpath;
 	signed char *selected = f->selected;
-	size_t depth = f->depth, ncc = f->ncc, cappath = f->cappath, i, e;
+	size_t depth = f->depth, i, e;
 	size_t upto = hi;
 	uint32_t cc, nearest, on;
 	unsigned m;
@@ -436,21 +438,6 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 	col = nm <= NM_LOCAL ? lcol : f->col;
 	for (i = lo; i < hi; i++) {
 		cc = ccs[i];
-		if (cc >= ncc || depth >= cappath) {
-			f->depth = depth;
-			if ((rc = f_grow(f, db, cc)) != PDB_OK) {
-				upto = i;
-				break;
-			}
-			path = f->path;
-			accs = f->acc;
-			cs = f->cs;
-			seen = f->seen;
-			onpath = f->onpath;
-			selected = f->selected;
-			ncc = f->ncc;
-			cappath = f->cappath;
-		}
 		nearest = cc;
 		if (!all) {
 			if (depth == 0 && f->nodes + (i - lo) == 0)
@@ -549,6 +536,14 @@ f_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
 	int rc = PDB_OK;
 
 	if (f->kinds == NULL && f_begin(f, db) != PDB_OK) {
+		*done = 0;
+		return PDB_ENOMEM;
+	}
+	/*
+	 * Room for every cost centre of the handle, which has those of the
+	 * batch, and for the batch all one path: run() checks no node.
+	 */
+	if (f_room(f, db, pdb_cc_count(db), f->depth + b->n) != PDB_OK) {
 		*done = 0;
 		return PDB_ENOMEM;
 	}
