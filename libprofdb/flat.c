@@ -31,16 +31,17 @@ struct frame {
 };
 
 /*
- * Per cost centre, one record of REC(nm) int64_t: its nm flat costs,
- * then its nm inherited ones, so that an enter and the exit after it
- * touch one cache line rather than two arrays.  Records are 64-byte
- * aligned and padded to 16 or a multiple of 32 bytes so that they never
- * straddle lines.  How often each cost centre is on the current path is
+ * Per cost centre, one record of REC(nm, ninh) int64_t: its nm flat
+ * costs, then the inherited ones of the first ninh metrics (the others
+ * are asked for their flat costs only, PDB_FLAT_SELF), so that an enter
+ * and the exit after it touch one cache line rather than two arrays.
+ * Records are 64-byte aligned and padded to 16 or a multiple of 32
+ * bytes so that they never straddle lines.  How often each cost centre is on the current path is
  * an array of its own (onpath), small enough to stay in the nearest
  * cache: records of a few thousand cost centres do not.
  */
-#define REC(nm)		((nm) == 1 ? (size_t)2 : \
-			    (2 * (size_t)(nm) + 3) & ~(size_t)3)
+#define REC(nm, ninh)	((nm) + (ninh) <= 2 ? (size_t)2 : \
+			    ((size_t)(nm) + (ninh) + 3) & ~(size_t)3)
 #define SELF		0
 #define INH(nm)		((size_t)(nm))
 
@@ -52,9 +53,10 @@ struct pdb_flat {
 	/*
 	 * The metrics computed: nm of the schema's nschema, the k-th
 	 * being schema metric col[k]; slot[m] is schema metric m's k, or
-	 * -1 when it is not computed.  Everything below is per k.
+	 * -1 when it is not computed.  The first ninh are inherited too.
+	 * Everything below is per k.
 	 */
-	unsigned	 nm, nschema;
+	unsigned	 nm, ninh, nschema;
 	unsigned	*col;
 	int		*slot;
 	enum pdb_kind	*kinds;
@@ -71,7 +73,7 @@ struct pdb_flat {
 
 	/* The current path. */
 	struct frame	*path;
-	int64_t		*acc;		/* depth * nm totals at each enter */
+	int64_t		*acc;		/* depth * ninh totals at each enter */
 	size_t		 depth, cappath;
 
 	int64_t		*total;
@@ -100,7 +102,8 @@ struct pdb_flat {
 static int
 reserve_cc(struct pdb_flat *f, struct pdb *db, uint32_t cc)
 {
-	size_t old = f->ncc, need = (size_t)cc + 1, rec = REC(f->nm), cap, i;
+	size_t old = f->ncc, need = (size_t)cc + 1, rec = REC(f->nm, f->ninh);
+	size_t cap, i;
 	void *mem, *p;
 	int64_t *cs;
 
@@ -158,6 +161,7 @@ f_begin(void *arg, struct pdb *db)
 {
 	struct pdb_flat *f = arg;
 	unsigned m;
+	int pass, want;
 
 	f->nschema = pdb_metric_count(db);
 	free(f->col);
@@ -166,13 +170,21 @@ f_begin(void *arg, struct pdb *db)
 	f->slot = pdbi_malloc((f->nschema + 1) * sizeof(*f->slot));
 	if (f->col == NULL || f->slot == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	/* Those inherited too first, then those asked for flat only. */
 	f->nm = 0;
-	for (m = 0; m < f->nschema; m++) {
+	for (m = 0; m < f->nschema; m++)
 		f->slot[m] = -1;
-		if (f->want == NULL || f->want(f->want_arg, db, m)) {
-			f->slot[m] = (int)f->nm;
-			f->col[f->nm++] = m;
+	for (pass = 1; pass <= PDB_FLAT_SELF; pass++) {
+		for (m = 0; m < f->nschema; m++) {
+			want = f->want == NULL ? 1 : f->want(f->want_arg, db, m);
+			if (want != 0 && (want == PDB_FLAT_SELF) == (pass ==
+			    PDB_FLAT_SELF)) {
+				f->slot[m] = (int)f->nm;
+				f->col[f->nm++] = m;
+			}
 		}
+		if (pass == 1)
+			f->ninh = f->nm;
 	}
 	free(f->kinds);
 	free(f->total);
@@ -230,7 +242,7 @@ f_room(struct pdb_flat *f, struct pdb *db, size_t ncc, size_t depth)
 	if ((np = pdbi_realloc(f->path, cap * sizeof(*f->path))) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	f->path = np;
-	if ((np = pdbi_realloc(f->acc, (cap * f->nm + 1) *
+	if ((np = pdbi_realloc(f->acc, (cap * f->ninh + 1) *
 	    sizeof(*f->acc))) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	f->acc = np;
@@ -266,15 +278,16 @@ f_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 	fr = &f->path[f->depth];
 	fr->cc = cc;
 	fr->nearest = sel || f->depth == 0 ? cc : fr[-1].nearest;
-	acc = f->acc + f->depth * nm;
-	self = f->cs + fr->nearest * REC(nm) + SELF;
+	acc = f->acc + f->depth * f->ninh;
+	self = f->cs + fr->nearest * REC(nm, f->ninh) + SELF;
 	for (m = 0; m < nm; m++) {
 		/* A de-selected cost centre's counts are dropped. */
 		v = values == NULL || (!sel && f->kinds[m] == PDB_COUNT) ? 0 :
 		    values[f->col[m]];
 		if (pdbi_sum_add(&f->range[2 * (size_t)m], v))
 			return pdbi_overflow(db, f->col[m], cc);
-		acc[m] = f->total[m];
+		if (m < f->ninh)
+			acc[m] = f->total[m];
 		self[m] = (int64_t)((uint64_t)self[m] + (uint64_t)v);
 		f->total[m] = (int64_t)((uint64_t)f->total[m] + (uint64_t)v);
 	}
@@ -290,19 +303,19 @@ f_exit(void *arg, struct pdb *db)
 {
 	struct pdb_flat *f = arg;
 	int64_t *acc, *rec;
-	unsigned m, nm = f->nm;
+	unsigned m, nm = f->nm, ninh = f->ninh;
 	uint32_t cc;
 
 	if (f->depth == 0)
 		return pdb_seterr(db, PDB_EINVAL, "exit without enter");
 	f->depth--;
 	cc = f->path[f->depth].cc;
-	acc = f->acc + f->depth * nm;
-	rec = f->cs + cc * REC(nm);
+	acc = f->acc + f->depth * ninh;
+	rec = f->cs + cc * REC(nm, ninh);
 	/* A subtree is a run of the pre-order: its cost is how much the
 	 * total grew since its enter. */
 	if (--f->onpath[cc] == 0 && f->selected[cc] == 1)
-		for (m = 0; m < nm; m++)
+		for (m = 0; m < ninh; m++)
 			rec[INH(nm) + m] = (int64_t)((uint64_t)rec[INH(nm) + m] +
 			    (uint64_t)f->total[m] - (uint64_t)acc[m]);
 	return PDB_OK;
@@ -402,7 +415,8 @@ check_run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
  */
 static inline __attribute__((always_inline)) int
 run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
-    size_t lo, size_t hi, size_t *done, const unsigned nm, const int all)
+    size_t lo, size_t hi, size_t *done, const unsigned nm,
+    const unsigned ninh, const int all)
 {
 	const uint32_t *restrict ccs = b->cc;
 	const int64_t *restrict vals = b->values, *v;
@@ -410,7 +424,7 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 	/* In locals, like everything here: see above. */
 	unsigned lcol[NM_LOCAL];
 	const unsigned *col;
-	const size_t stride = b->stride, rec = REC(nm);
+	const size_t stride = b->stride, rec = REC(nm, ninh);
 	const uint64_t *restrict keep = f->keep;
 	struct frame *path = f->path;
 	int64_t *accs = f->acc, *cs = f->cs, *acc, *r;
@@ -452,7 +466,7 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 		}
 		path[depth].cc = cc;
 		v = vals + i * stride;
-		acc = accs + depth * nm;
+		acc = accs + depth * ninh;
 		r = cs + nearest * rec + SELF;
 #pragma GCC unroll 8
 		for (m = 0; m < nm; m++) {
@@ -472,7 +486,8 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 #pragma GCC unroll 8
 		for (m = 0; m < nm; m++) {
 			/* The total at the enter: see f_exit(). */
-			acc[m] = sum[m];
+			if (m < ninh)
+				acc[m] = sum[m];
 			sum[m] = (int64_t)((uint64_t)sum[m] + (uint64_t)own[m]);
 		}
 		e = exits[i];
@@ -483,7 +498,7 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 		    (all || selected[cc] == 1));
 		r = cs + cc * rec;
 #pragma GCC unroll 8
-		for (m = 0; m < nm; m++)
+		for (m = 0; m < ninh; m++)
 			r[INH(nm) + m] = (int64_t)((uint64_t)r[INH(nm) + m] +
 			    ((uint64_t)own[m] & credit));
 		depth += !leaf;
@@ -503,10 +518,10 @@ run(struct pdb_flat *f, struct pdb *db, const struct pdb_batch *b,
 			on = --onpath[cc];
 			credit = 0 - (uint64_t)(on == 0 &&
 			    (all || selected[cc] == 1));
-			acc = accs + depth * nm;
+			acc = accs + depth * ninh;
 			r = cs + cc * rec;
 #pragma GCC unroll 8
-			for (m = 0; m < nm; m++)
+			for (m = 0; m < ninh; m++)
 				r[INH(nm) + m] = (int64_t)(
 				    (uint64_t)r[INH(nm) + m] +
 				    (((uint64_t)sum[m] - (uint64_t)acc[m]) &
@@ -552,20 +567,21 @@ f_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
 		    b->n;
 		/*
 		 * Unrolled for the usual schemas (folded, GHC, Clean) and
-		 * for the reports of one metric, with or without entries.
+		 * for the reports of one metric, alone or with the flat
+		 * entries (ccs-flat).
 		 */
 		if (!f->all)
-			rc = run(f, db, b, lo, hi, done, f->nm, 0);
-		else if (f->nm == 1)
-			rc = run(f, db, b, lo, hi, done, 1, 1);
-		else if (f->nm == 2)
-			rc = run(f, db, b, lo, hi, done, 2, 1);
-		else if (f->nm == 3)
-			rc = run(f, db, b, lo, hi, done, 3, 1);
-		else if (f->nm == 6)
-			rc = run(f, db, b, lo, hi, done, 6, 1);
+			rc = run(f, db, b, lo, hi, done, f->nm, f->ninh, 0);
+		else if (f->nm == 1 && f->ninh == 1)
+			rc = run(f, db, b, lo, hi, done, 1, 1, 1);
+		else if (f->nm == 2 && f->ninh == 1)
+			rc = run(f, db, b, lo, hi, done, 2, 1, 1);
+		else if (f->nm == 3 && f->ninh == 3)
+			rc = run(f, db, b, lo, hi, done, 3, 3, 1);
+		else if (f->nm == 6 && f->ninh == 6)
+			rc = run(f, db, b, lo, hi, done, 6, 6, 1);
 		else
-			rc = run(f, db, b, lo, hi, done, f->nm, 1);
+			rc = run(f, db, b, lo, hi, done, f->nm, f->ninh, 1);
 	}
 	return rc;
 }
@@ -672,7 +688,7 @@ pdb_flat_self(const struct pdb_flat *f, uint32_t cc, unsigned m)
 	int k = slot_of(f, m);
 
 	return cc < f->ncc && k >= 0 ?
-	    f->cs[cc * REC(f->nm) + SELF + (unsigned)k] : 0;
+	    f->cs[cc * REC(f->nm, f->ninh) + SELF + (unsigned)k] : 0;
 }
 
 int64_t
@@ -680,8 +696,8 @@ pdb_flat_inherited(const struct pdb_flat *f, uint32_t cc, unsigned m)
 {
 	int k = slot_of(f, m);
 
-	return cc < f->ncc && k >= 0 ?
-	    f->cs[cc * REC(f->nm) + INH(f->nm) + (unsigned)k] : 0;
+	return cc < f->ncc && k >= 0 && (unsigned)k < f->ninh ?
+	    f->cs[cc * REC(f->nm, f->ninh) + INH(f->nm) + (unsigned)k] : 0;
 }
 
 int64_t

@@ -428,12 +428,14 @@ struct pdb_flat	*pdb_flat_new(const struct pdb_sel *);	/* sel may be NULL */
 void		 pdb_flat_free(struct pdb_flat *);
 const struct pdb_sink *pdb_flat_sink(struct pdb_flat *);
 /*
- * Compute only the metrics m for which want(arg, db, m) is true, asked
- * once the schema is known (by default every one).  The others read as
- * 0 and their sums are not checked: a report of one metric costs one
- * metric, and cannot fail because another overflows.  Set before
- * reading.
+ * Compute only the metrics m for which want(arg, db, m) is not 0, asked
+ * once the schema is known (by default every one); PDB_FLAT_SELF asks
+ * for the flat costs alone, whose inherited ones then read as 0.  The
+ * others read as 0 and their sums are not checked: a report of one
+ * metric costs one metric, and cannot fail because another overflows.
+ * Set before reading.
  */
+#define PDB_FLAT_SELF	2
 typedef int	 pdb_flat_want_fn(void *arg, const struct pdb *db, unsigned m);
 void		 pdb_flat_want(struct pdb_flat *, pdb_flat_want_fn *, void *arg);
 /* Results, valid after the end event.  Cost centres the stream never

@@ -164,15 +164,16 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 }
 
 /*
- * The metrics the report shows: the one asked for (or the default) and
- * entries.  When the one asked for is missing, none: tool_metric() says
- * so after the read.
+ * The metrics the report shows: the one asked for (or the default), and
+ * entries, whose flat counts alone are shown.  When the one asked for is
+ * missing, none: tool_metric() says so after the read.
  */
 static int
 want_metric(void *arg, const struct pdb *db, unsigned m)
 {
-	return (int)m == tool_metric_quiet(arg, db) ||
-	    (int)m == pdb_metric_find(db, "entries");
+	if ((int)m == tool_metric_quiet(arg, db))
+		return 1;
+	return (int)m == pdb_metric_find(db, "entries") ? PDB_FLAT_SELF : 0;
 }
 
 int

@@ -176,12 +176,21 @@ struct answer {
 	int		 seen[NCC], sel[NCC];
 };
 
-/* pdb_flat_want() with the set of metrics in arg, a uint64_t mask. */
+/* The metrics to compute, flat and inherited (both) or flat alone. */
+struct pick {
+	uint64_t	 both, self;
+};
+
+/* pdb_flat_want() with the sets of metrics in arg, a struct pick. */
 static int
-want_mask(void *arg, const struct pdb *db, unsigned m)
+want_pick(void *arg, const struct pdb *db, unsigned m)
 {
+	const struct pick *p = arg;
+
 	(void)db;
-	return m < 64 && (*(const uint64_t *)arg >> m & 1);
+	if (m < 64 && (p->both >> m & 1))
+		return 1;
+	return m < 64 && (p->self >> m & 1) ? PDB_FLAT_SELF : 0;
 }
 
 /*
@@ -190,7 +199,7 @@ want_mask(void *arg, const struct pdb *db, unsigned m)
  */
 static void
 answer_of(const char *path, int one, const char *deselect,
-    uint64_t *want, struct answer *a)
+    struct pick *want, struct answer *a)
 {
 	struct pdb_sel *sel = NULL;
 	struct pdb_flat *fl;
@@ -207,7 +216,7 @@ answer_of(const char *path, int one, const char *deselect,
 	cr_assert((db = pdb_new()) != NULL);
 	cr_assert((fl = pdb_flat_new(sel)) != NULL);
 	if (want != NULL)
-		pdb_flat_want(fl, want_mask, want);
+		pdb_flat_want(fl, want_pick, want);
 	s = *pdb_flat_sink(fl);
 	if (one)
 		s.nodes = NULL;
@@ -283,41 +292,51 @@ Test(batch, flat_in_batches_is_flat_by_events, .timeout = 120)
 /*
  * Picking metrics: those picked come out as when all are computed, in
  * batches (whose readers then skip decoding the others) and event by
- * event; the others read 0.
+ * event; the others read 0, and so do the inherited costs of those
+ * picked for their flat costs alone (PDB_FLAT_SELF: ccs-flat's entries).
  */
 static void
 same_when_picked(const char *path, unsigned nm, const char *deselect)
 {
 	static struct answer all, a, b;
-	uint64_t want;
+	const uint64_t last = (uint64_t)1 << (nm - 1);
+	const struct pick picks[] = {
+		{ 1, 0 }, { last, 0 }, { 5, 0 }, { 0, 0 },
+		{ 1, last }, { 0, 3 }, { last, 1 }, { 1, ~(uint64_t)1 }
+	};
+	struct pick want;
 	unsigned m, k;
 	uint32_t c;
 
 	answer(path, 0, deselect, &all);
 	cr_assert_eq(all.rc, PDB_OK, "%s: %s", path, all.err);
-	for (k = 0; k < 4; k++) {
-		want = k == 0 ? 1 : k == 1 ? (uint64_t)1 << (nm - 1) :
-		    k == 2 ? 5 : 0;
+	for (k = 0; k < sizeof(picks) / sizeof(picks[0]); k++) {
+		want = picks[k];
 		answer_of(path, 0, deselect, &want, &a);
 		answer_of(path, 1, deselect, &want, &b);
 		cr_assert_eq(a.rc, PDB_OK, "%s: %s", path, a.err);
 		cr_assert(memcmp(&a, &b, sizeof(a)) == 0,
-		    "%s, metrics %#llx: batches and events differ", path,
-		    (unsigned long long)want);
+		    "%s, metrics %#llx/%#llx: batches and events differ",
+		    path, (unsigned long long)want.both,
+		    (unsigned long long)want.self);
 		cr_assert_eq(a.nodes, all.nodes);
 		for (m = 0; m < nm; m++) {
-			int picked = want >> m & 1;
+			int both = want.both >> m & 1;
+			int picked = both || (want.self >> m & 1);
 
 			cr_assert_eq(a.total[m], picked ? all.total[m] : 0,
-			    "%s, metrics %#llx: total of %u", path,
-			    (unsigned long long)want, m);
+			    "%s, metrics %#llx/%#llx: total of %u", path,
+			    (unsigned long long)want.both,
+			    (unsigned long long)want.self, m);
 			for (c = 0; c < NCC; c++) {
 				cr_assert_eq(a.self[c][m],
 				    picked ? all.self[c][m] : 0);
 				cr_assert_eq(a.inh[c][m],
-				    picked ? all.inh[c][m] : 0,
-				    "%s, metrics %#llx: inherited of %u, %u",
-				    path, (unsigned long long)want, c, m);
+				    both ? all.inh[c][m] : 0,
+				    "%s, metrics %#llx/%#llx: inherited of "
+				    "%u, %u", path,
+				    (unsigned long long)want.both,
+				    (unsigned long long)want.self, c, m);
 			}
 		}
 	}
@@ -348,14 +367,15 @@ Test(batch, picked_metrics_are_the_same, .timeout = 120)
 	}
 }
 
-/* A metric not computed cannot overflow. */
+/* A metric not computed cannot overflow; one computed flat alone can. */
 Test(batch, overflow_only_in_the_metrics_picked, .timeout = 60)
 {
 	static struct node t[5000];
 	static struct answer a;
-	uint64_t want;
+	struct pick want;
 	size_t n;
 	char *p;
+	int one;
 
 	n = random_tree(77, 5000, 3, 0, t);
 	t[1000].v[1] = INT64_MAX - 5;
@@ -363,12 +383,21 @@ Test(batch, overflow_only_in_the_metrics_picked, .timeout = 60)
 	p = dump_file(t, n, 3);
 	answer(p, 0, NULL, &a);
 	cr_assert_eq(a.rc, PDB_EFORMAT, "the sum of metric 1 overflows");
-	want = 5;
+	want.both = 5;
+	want.self = 0;
 	answer_of(p, 0, NULL, &want, &a);
 	cr_assert_eq(a.rc, PDB_OK, "%s", a.err);
-	want = 2;
-	answer_of(p, 1, NULL, &want, &a);
-	cr_assert_eq(a.rc, PDB_EFORMAT);
+	for (one = 0; one <= 1; one++) {
+		want.both = 2;
+		answer_of(p, one, NULL, &want, &a);
+		cr_assert_eq(a.rc, PDB_EFORMAT);
+		want.both = 1;
+		want.self = 2;
+		answer_of(p, one, NULL, &want, &a);
+		cr_assert_eq(a.rc, PDB_EFORMAT, "flat alone, %s",
+		    one ? "events" : "batches");
+		want.self = 0;
+	}
 	unlink(p);
 	free(p);
 }
