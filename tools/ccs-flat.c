@@ -27,7 +27,7 @@ static const char helptext[] =
 
 struct row {
 	uint32_t	 cc;
-	int64_t		 self, inh;
+	int64_t		 self, inh, entries;
 	const char	*module, *label;
 };
 
@@ -61,7 +61,7 @@ tsv_field(FILE *out, const char *s)
 
 static void
 print_tsv(FILE *out, const struct pdb *db, const struct row *rows, size_t n,
-    int entries, const struct pdb_flat *flat)
+    int entries)
 {
 	struct pdb_cc cc;
 	size_t i;
@@ -80,8 +80,7 @@ print_tsv(FILE *out, const struct pdb *db, const struct row *rows, size_t n,
 		fprintf(out, "\t%" PRId64 "\t%" PRId64, rows[i].self,
 		    rows[i].inh);
 		if (entries >= 0)
-			fprintf(out, "\t%" PRId64,
-			    pdb_flat_self(flat, rows[i].cc, (unsigned)entries));
+			fprintf(out, "\t%" PRId64, rows[i].entries);
 		putc('\n', out);
 	}
 }
@@ -96,14 +95,14 @@ width(const char *s)
 /* "  %14" PRId64 " %6s": v and its share of total, without printf(),
  * which would be most of the time of a table of thousands of rows. */
 static void
-put_value(FILE *out, int64_t v, int64_t total)
+put_value(struct tool_line *l, int64_t v, int64_t total)
 {
 	char num[32], pct[32];
 
-	fputs("  ", out);
-	tool_put_right(out, tool_fmt_int(num, sizeof(num), v), 14);
-	putc(' ', out);
-	tool_put_right(out, tool_fmt_pct(pct, sizeof(pct), v, total), 6);
+	tool_line_add(l, "  ", 2);
+	tool_line_right(l, tool_fmt_int(num, sizeof(num), v), 14);
+	tool_line_add(l, " ", 1);
+	tool_line_right(l, tool_fmt_pct(pct, sizeof(pct), v, total), 6);
 }
 
 static void
@@ -114,12 +113,13 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 	const char *prog = pdb_meta_get(db, "program");
 	int64_t total = pdb_flat_total(flat, (unsigned)metric);
 	int wl = (int)strlen("COST CENTRE"), wm = (int)strlen("MODULE");
+	struct tool_line line;
 	char num[32];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		int l = width(pdb_cc_label(db, rows[i].cc));
-		int mw = width(pdb_cc_module(db, rows[i].cc));
+		int l = width(rows[i].label);
+		int mw = width(rows[i].module);
 
 		if (l > wl)
 			wl = l;
@@ -146,21 +146,24 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 	if (entries >= 0)
 		fprintf(out, "  %12s", "ENTRIES");
 	putc('\n', out);
+	memset(&line, 0, sizeof(line));
+	line.out = out;
 	for (i = 0; i < n; i++) {
-		tool_put_left(out, pdb_cc_label(db, rows[i].cc), wl);
-		fputs("  ", out);
-		tool_put_left(out, pdb_cc_module(db, rows[i].cc), wm);
-		put_value(out, rows[i].self, total);
-		put_value(out, rows[i].inh, total);
+		tool_line_left(&line, rows[i].label, wl);
+		tool_line_add(&line, "  ", 2);
+		tool_line_left(&line, rows[i].module, wm);
+		put_value(&line, rows[i].self, total);
+		put_value(&line, rows[i].inh, total);
 		/* "  %12" PRId64 */
 		if (entries >= 0) {
-			fputs("  ", out);
-			tool_put_right(out, tool_fmt_int(num, sizeof(num),
-			    pdb_flat_self(flat, rows[i].cc,
-			    (unsigned)entries)), 12);
+			tool_line_add(&line, "  ", 2);
+			tool_line_right(&line, tool_fmt_int(num, sizeof(num),
+			    rows[i].entries), 12);
 		}
-		putc('\n', out);
+		tool_line_add(&line, "\n", 1);
+		tool_line_flush(&line);
 	}
+	tool_line_free(&line);
 }
 
 /*
@@ -250,6 +253,8 @@ main(int argc, char *argv[])
 		rows[n].cc = cc;
 		rows[n].self = pdb_flat_self(flat, cc, (unsigned)metric);
 		rows[n].inh = pdb_flat_inherited(flat, cc, (unsigned)metric);
+		rows[n].entries = entries < 0 ? 0 :
+		    pdb_flat_self(flat, cc, (unsigned)entries);
 		rows[n].module = pdb_cc_module(db, cc);
 		rows[n].label = pdb_cc_label(db, cc);
 		n++;
@@ -261,7 +266,7 @@ main(int argc, char *argv[])
 	if ((out = tool_output_open(&c, 0)) == NULL)
 		goto out;
 	if (tsv)
-		print_tsv(out, db, rows, n, entries, flat);
+		print_tsv(out, db, rows, n, entries);
 	else
 		print_table(out, db, rows, n, metric, entries, flat);
 	rc = tool_output_close(&c, out) == 0 ? TOOL_OK : TOOL_ERR;

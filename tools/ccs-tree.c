@@ -64,8 +64,8 @@ struct tree {
 	int64_t		*hsum;		/* level * nshow + i */
 	size_t		 hcap;		/* levels allocated */
 
-	/* The line being made (line_add()). */
-	struct pdb_text	 line;
+	/* The line being made (tool_line_add()). */
+	struct tool_line line;
 };
 
 static int	 width(const char *);
@@ -82,71 +82,6 @@ static void	 row(struct tree *, long long, uint32_t, uint64_t,
 		    const int64_t *);
 static void	 walk(struct tree *);
 static void	 header(struct tree *);
-
-/*
- * A report line is made whole and written at once: piece by piece, a
- * line of the 100 MB dump's report was some twenty stdio calls, and they
- * were half the run.  The pieces go into t->line (formats.h), which
- * grows only until it holds the longest line: the room is checked here,
- * inline.  The line is written by its length, never read as a string,
- * so this path leaves out pdb_text_add()'s NUL.
- */
-static void
-line_add(struct tree *t, const char *s, size_t n)
-{
-	if (t->line.len + n < t->line.cap) {
-		memcpy(t->line.p + t->line.len, s, n);
-		t->line.len += n;
-	} else
-		pdb_text_add(&t->line, s, n);
-}
-
-static void
-line_spaces(struct tree *t, int n)
-{
-	if (n <= 0 || (t->line.len + (size_t)n >= t->line.cap &&
-	    !pdb_text_room(&t->line, (size_t)n)))
-		return;
-	memset(t->line.p + t->line.len, ' ', (size_t)n);
-	t->line.len += (size_t)n;
-}
-
-static void
-line_flush(struct tree *t)
-{
-	if (t->line.err)
-		nomem();
-	fwrite(t->line.p, 1, t->line.len, t->out);
-	t->line.len = 0;
-}
-
-/* s, then blanks to width w, as tool_put_left() writes it.  A name that
- * is not printable ASCII, which is rare, is left to it. */
-static void
-line_left(struct tree *t, const char *s, int w)
-{
-	size_t n;
-
-	for (n = 0; s[n] >= 0x20 && s[n] < 0x7f; n++)
-		;
-	if (s[n] != '\0') {
-		line_flush(t);
-		tool_put_left(t->out, s, w);
-		return;
-	}
-	line_add(t, s, n);
-	line_spaces(t, w - (int)n);
-}
-
-/* Blanks, then s, to width w, as tool_put_right() writes it. */
-static void
-line_right(struct tree *t, const char *s, int w)
-{
-	size_t n = strlen(s);
-
-	line_spaces(t, w - (int)n);
-	line_add(t, s, n);
-}
 
 /* Display width of a name as tool_put_left() writes it: code points, as GHC
  * counts them, with control characters escaped (tool_put_text()). */
@@ -360,25 +295,25 @@ row(struct tree *t, long long lvl, uint32_t n, uint64_t nhidden,
 	}
 	/* As fprintf() with "%*s" would, which is most of the time of a
 	 * tree of millions of lines. */
-	line_spaces(t, (int)lvl);
-	line_left(t, label, t->wl - (int)lvl);
-	line_add(t, "  ", 2);
-	line_left(t, module, t->wm);
-	line_add(t, "  ", 2);
-	line_left(t, src, t->ws);
+	tool_line_spaces(&t->line, (int)lvl);
+	tool_line_left(&t->line, label, t->wl - (int)lvl);
+	tool_line_add(&t->line, "  ", 2);
+	tool_line_left(&t->line, module, t->wm);
+	tool_line_add(&t->line, "  ", 2);
+	tool_line_left(&t->line, src, t->ws);
 	if (t->entries >= 0) {
-		line_add(t, "  ", 2);
-		line_right(t, ent, t->we);
+		tool_line_add(&t->line, "  ", 2);
+		tool_line_right(&t->line, ent, t->we);
 	}
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < t->nshow; i++) {
-			line_add(t, "  ", 2);
-			line_right(t, v[k][i], t->wv[k][i]);
-			line_add(t, " ", 1);
-			line_right(t, p[k][i], t->wp[k][i]);
+			tool_line_add(&t->line, "  ", 2);
+			tool_line_right(&t->line, v[k][i], t->wv[k][i]);
+			tool_line_add(&t->line, " ", 1);
+			tool_line_right(&t->line, p[k][i], t->wp[k][i]);
 		}
-	line_add(t, "\n", 1);
-	line_flush(t);
+	tool_line_add(&t->line, "\n", 1);
+	tool_line_flush(&t->line);
 }
 
 /*
@@ -580,6 +515,7 @@ main(int argc, char *argv[])
 
 	if ((t.out = tool_output_open(&c, 0)) == NULL)
 		goto done;
+	t.line.out = t.out;
 	if (!t.tsv) {
 		t.measure = 1;
 		walk(&t);
@@ -592,7 +528,7 @@ done:
 	for (i = 0; i < t.nshow; i++)
 		free(t.inc[i]);
 	free(t.size);
-	free(t.line.p);
+	tool_line_free(&t.line);
 	free(t.hcnt);
 	free(t.hsum);
 	pdb_free(t.db);

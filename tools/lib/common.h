@@ -20,6 +20,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "formats.h"
 #include "pdb.h"
@@ -266,6 +267,48 @@ const char *tool_fmt_int(char *buf, size_t len, int64_t v);
 void	tool_put_right(FILE *out, const char *s, int w);
 /* Name s as tool_put_text() writes it, then spaces up to w columns. */
 void	tool_put_left(FILE *out, const char *s, int w);
+
+/*
+ * A report line made whole and written at once: piece by piece, a line
+ * of a report of thousands of rows was some twenty stdio calls, and they
+ * were half the run (ccs-tree) or most of the report (ccs-flat).  The
+ * pieces go into text (formats.h), which grows only until it holds the
+ * longest line; the line is written by its length, never read as a
+ * string.  The pieces as tool_put_left() and tool_put_right() write
+ * them: a name that is not printable ASCII, which is rare, goes out
+ * through tool_put_left(), after the line so far.
+ */
+struct tool_line {
+	struct pdb_text	 text;
+	FILE		*out;
+};
+
+static inline void
+tool_line_add(struct tool_line *l, const char *s, size_t n)
+{
+	if (l->text.len + n < l->text.cap) {
+		memcpy(l->text.p + l->text.len, s, n);
+		l->text.len += n;
+	} else
+		pdb_text_add(&l->text, s, n);
+}
+
+static inline void
+tool_line_spaces(struct tool_line *l, int n)
+{
+	if (n <= 0 || (l->text.len + (size_t)n >= l->text.cap &&
+	    !pdb_text_room(&l->text, (size_t)n)))
+		return;
+	memset(l->text.p + l->text.len, ' ', (size_t)n);
+	l->text.len += (size_t)n;
+}
+
+/* Name s, then blanks up to w columns; s right-aligned in w columns. */
+void	tool_line_left(struct tool_line *, const char *s, int w);
+void	tool_line_right(struct tool_line *, const char *s, int w);
+/* Write the line and start the next; exits when it ran out of memory. */
+void	tool_line_flush(struct tool_line *);
+void	tool_line_free(struct tool_line *);
 
 /*
  * Progress.  Reading or writing that takes longer than about a second

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "xmalloc.h"
 
 /*
  * Write n bytes.  A report is mostly short fields and padding, a dozen a
@@ -191,4 +192,45 @@ tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total)
 	if (!tool_fmt_tenths(buf, len, x))
 		snprintf(buf, len, "%.1f", x);
 	return buf;
+}
+
+void
+tool_line_left(struct tool_line *l, const char *s, int w)
+{
+	size_t n;
+
+	for (n = 0; s[n] >= 0x20 && s[n] < 0x7f; n++)
+		;
+	if (s[n] != '\0') {
+		tool_line_flush(l);
+		tool_put_left(l->out, s, w);
+		return;
+	}
+	tool_line_add(l, s, n);
+	tool_line_spaces(l, w - (int)n);
+}
+
+void
+tool_line_right(struct tool_line *l, const char *s, int w)
+{
+	size_t n = strlen(s);
+
+	tool_line_spaces(l, w - (int)n);
+	tool_line_add(l, s, n);
+}
+
+void
+tool_line_flush(struct tool_line *l)
+{
+	if (l->text.err)
+		nomem();
+	fwrite(l->text.p, 1, l->text.len, l->out);
+	l->text.len = 0;
+}
+
+void
+tool_line_free(struct tool_line *l)
+{
+	free(l->text.p);
+	memset(&l->text, 0, sizeof(l->text));
 }
