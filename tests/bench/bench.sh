@@ -74,6 +74,9 @@ ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$RUSAGE" tests/bench/rusage.c
 CRCSPEED=$top/$B/crcspeed
 ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -Iformats -Ilibprofdb \
     -o "$CRCSPEED" tests/bench/crcspeed.c $B/libccsformats.a $B/libprofdb.a -lz
+# Not used here: for timing two builds against each other (BENCHMARKS.md).
+${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$top/$B/alternate" \
+    tests/bench/alternate.c
 
 # ---- scratch space ----
 
