@@ -13,7 +13,6 @@
  * and arcs; folded stacks, which merge, are built into a tree when the
  * format is known, as every other drawing needs, and replayed.
  */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,25 +88,6 @@ render_find(const char *name)
 	return NULL;
 }
 
-static double
-percent(const char *opt, const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (*s == '\0' || *end != '\0' || errno == ERANGE || v != v) {
-		tool_warnx("%s: '%s': invalid number", opt, s);
-		exit(TOOL_USAGE);
-	}
-	if (v < 0 || v > 100) {
-		tool_warnx("%s: '%s': out of range (0 to 100)", opt, s);
-		exit(TOOL_USAGE);
-	}
-	return v;
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -171,10 +151,12 @@ main(int argc, char *argv[])
 			    INT_MAX);
 			break;
 		case OPT_NODE_THRES:
-			dopts.node_thres = percent("--node-thres", optarg);
+			dopts.node_thres = tool_strtod("--node-thres",
+			    optarg, 0, 100);
 			break;
 		case OPT_EDGE_THRES:
-			dopts.edge_thres = percent("--edge-thres", optarg);
+			dopts.edge_thres = tool_strtod("--edge-thres",
+			    optarg, 0, 100);
 			break;
 		case OPT_NODECOUNT:
 			dopts.nodecount = (size_t)tool_strtonum("--nodecount",

@@ -215,7 +215,7 @@ format_arg(const char *opt, const char *name)
 	return f;
 }
 
-static double
+double
 tool_strtod(const char *opt, const char *s, double min, double max)
 {
 	char *end;

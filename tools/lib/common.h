@@ -157,6 +157,8 @@ void	tool_pdberr(const struct pdb *);
  * "prog: -n: 'abc': invalid number" on failure. */
 long long tool_strtonum(const char *opt, const char *s, long long min,
 	    long long max);
+/* The same for a real number in [min, max]. */
+double	tool_strtod(const char *opt, const char *s, double min, double max);
 
 /* A new handle whose warnings print as "prog: warning: ...". */
 struct pdb *tool_pdb_new(void);
