@@ -224,7 +224,9 @@ tool_line_flush(struct tool_line *l)
 {
 	if (l->text.err)
 		nomem();
-	fwrite(l->text.p, 1, l->text.len, l->out);
+	/* Nothing yet, and maybe no buffer: fwrite(NULL, ...) is undefined. */
+	if (l->text.len > 0)
+		fwrite(l->text.p, 1, l->text.len, l->out);
 	l->text.len = 0;
 }
 
