@@ -36,9 +36,10 @@ struct frame {
  * are asked for their flat costs only, PDB_FLAT_SELF), so that an enter
  * and the exit after it touch one cache line rather than two arrays.
  * Records are 64-byte aligned and padded to 16 or a multiple of 32
- * bytes so that they never straddle lines.  How often each cost centre is on the current path is
- * an array of its own (onpath), small enough to stay in the nearest
- * cache: records of a few thousand cost centres do not.
+ * bytes so that they never straddle lines.  How often each cost centre
+ * is on the current path is an array of its own (onpath), small enough
+ * to stay in the nearest cache: records of a few thousand cost centres
+ * do not.
  */
 #define REC(nm, ninh)	((nm) + (ninh) <= 2 ? (size_t)2 : \
 			    ((size_t)(nm) + (ninh) + 3) & ~(size_t)3)
@@ -160,8 +161,8 @@ static int
 f_begin(void *arg, struct pdb *db)
 {
 	struct pdb_flat *f = arg;
-	unsigned m;
-	int pass, want;
+	unsigned m, k;
+	int pass;
 
 	f->nschema = pdb_metric_count(db);
 	free(f->col);
@@ -170,22 +171,26 @@ f_begin(void *arg, struct pdb *db)
 	f->slot = pdbi_malloc((f->nschema + 1) * sizeof(*f->slot));
 	if (f->col == NULL || f->slot == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	/* Those inherited too first, then those asked for flat only. */
-	f->nm = 0;
+	/*
+	 * Each metric asked about once, the answer kept in slot; then
+	 * those inherited too are numbered first, those asked for flat
+	 * only after them.
+	 */
 	for (m = 0; m < f->nschema; m++)
-		f->slot[m] = -1;
+		f->slot[m] = f->want == NULL ? 1 : f->want(f->want_arg, db, m);
+	f->nm = 0;
 	for (pass = 1; pass <= PDB_FLAT_SELF; pass++) {
-		for (m = 0; m < f->nschema; m++) {
-			want = f->want == NULL ? 1 : f->want(f->want_arg, db, m);
-			if (want != 0 && (want == PDB_FLAT_SELF) == (pass ==
-			    PDB_FLAT_SELF)) {
-				f->slot[m] = (int)f->nm;
+		for (m = 0; m < f->nschema; m++)
+			if (f->slot[m] != 0 && (f->slot[m] == PDB_FLAT_SELF) ==
+			    (pass == PDB_FLAT_SELF))
 				f->col[f->nm++] = m;
-			}
-		}
 		if (pass == 1)
 			f->ninh = f->nm;
 	}
+	for (m = 0; m < f->nschema; m++)
+		f->slot[m] = -1;
+	for (k = 0; k < f->nm; k++)
+		f->slot[f->col[k]] = (int)k;
 	free(f->kinds);
 	free(f->total);
 	free(f->range);
