@@ -21,8 +21,9 @@
  * row: fwrite(3) spends some 290 instructions on each, putc_unlocked(3)
  * a handful a byte, so a short field goes out byte by byte and a long
  * one by fwrite()'s copy.  (stdio takes no lock in a program of one
- * thread.)  ccs-tree builds its lines whole instead (t->line), as its
- * rows are made in one place; these helpers serve every other report.
+ * thread.)  The tables of ccs-tree and ccs-flat are built a line at a
+ * time instead (tool_line, below); these helpers serve the other
+ * reports.
  */
 static void
 put_bytes(FILE *out, const char *p, size_t n)
