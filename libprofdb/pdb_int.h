@@ -156,6 +156,8 @@ struct pdb {
 	size_t		 capccs;
 	uint32_t	*cc_hash;	/* interning table of cc indices, or NULL */
 	size_t		 cc_hash_cap;
+	uint32_t	*mod_hash;	/* interning table of module indices, or NULL */
+	size_t		 mod_hash_cap;
 
 	struct pdbi_node *nodes;
 	uint32_t	 nnodes;
