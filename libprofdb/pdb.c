@@ -306,6 +306,36 @@ pdb_metric_set_flags(struct pdb *db, unsigned i, uint32_t flags)
 		db->metrics[i].flags = flags;
 }
 
+/*
+ * Make the interning table *t, of *cap slots of indices, room for count
+ * entries at most half full: when it has not, a bigger one, empty, with
+ * the n entries there are put back by insert() in index order.  min is
+ * the first size.
+ */
+static int
+table_reserve(struct pdb *db, uint32_t **t, size_t *cap, size_t min,
+    size_t count, size_t n, void (*insert)(struct pdb *, uint32_t))
+{
+	size_t ncap, i;
+	uint32_t *nt;
+
+	if (*t != NULL && count * 2 <= *cap)
+		return PDB_OK;
+	ncap = *cap ? *cap : min;
+	while (count * 2 > ncap)
+		ncap *= 2;
+	if ((nt = pdbi_malloc(ncap * sizeof(*nt))) == NULL)
+		return PDB_ENOMEM;
+	for (i = 0; i < ncap; i++)
+		nt[i] = PDB_NONE;
+	free(*t);
+	*t = nt;
+	*cap = ncap;
+	for (i = 0; i < n; i++)
+		insert(db, (uint32_t)i);
+	return PDB_OK;
+}
+
 /* ---- modules ---- */
 
 /*
@@ -327,28 +357,11 @@ mod_hash_insert(struct pdb *db, uint32_t mod)
 	db->mod_hash[i] = mod;
 }
 
-/* Keep the table at most half full, rebuilding it as it grows. */
 static int
 mod_hash_reserve(struct pdb *db, size_t count)
 {
-	size_t cap, i;
-	uint32_t *t;
-
-	if (db->mod_hash != NULL && count * 2 <= db->mod_hash_cap)
-		return PDB_OK;
-	cap = db->mod_hash_cap ? db->mod_hash_cap : 64;
-	while (count * 2 > cap)
-		cap *= 2;
-	if ((t = pdbi_malloc(cap * sizeof(*t))) == NULL)
-		return PDB_ENOMEM;
-	for (i = 0; i < cap; i++)
-		t[i] = PDB_NONE;
-	free(db->mod_hash);
-	db->mod_hash = t;
-	db->mod_hash_cap = cap;
-	for (i = 0; i < db->nmodules; i++)
-		mod_hash_insert(db, (uint32_t)i);
-	return PDB_OK;
+	return table_reserve(db, &db->mod_hash, &db->mod_hash_cap, 64, count,
+	    db->nmodules, mod_hash_insert);
 }
 
 /* The first module named name, or PDB_NONE; the table must exist. */
@@ -410,7 +423,7 @@ cc_key_hash(const char *label, const char *module, const char *src)
 	return pdbi_hash_bytes(src, strlen(src) + 1, h);
 }
 
-static int
+static void
 cc_hash_insert(struct pdb *db, uint32_t cc)
 {
 	const struct pdbi_ccrec *r = &db->ccs[cc];
@@ -420,31 +433,13 @@ cc_hash_insert(struct pdb *db, uint32_t cc)
 	while (db->cc_hash[i] != PDB_NONE)
 		i = (i + 1) & mask;
 	db->cc_hash[i] = cc;
-	return PDB_OK;
 }
 
-/* Keep the interning table at most half full, rebuilding as it grows. */
 static int
 cc_hash_reserve(struct pdb *db, size_t count)
 {
-	size_t cap, i;
-	uint32_t *t;
-
-	if (db->cc_hash != NULL && count * 2 <= db->cc_hash_cap)
-		return PDB_OK;
-	cap = db->cc_hash_cap ? db->cc_hash_cap : 256;
-	while (count * 2 > cap)
-		cap *= 2;
-	if ((t = pdbi_malloc(cap * sizeof(*t))) == NULL)
-		return PDB_ENOMEM;
-	for (i = 0; i < cap; i++)
-		t[i] = PDB_NONE;
-	free(db->cc_hash);
-	db->cc_hash = t;
-	db->cc_hash_cap = cap;
-	for (i = 0; i < db->nccs; i++)
-		cc_hash_insert(db, (uint32_t)i);
-	return PDB_OK;
+	return table_reserve(db, &db->cc_hash, &db->cc_hash_cap, 256, count,
+	    db->nccs, cc_hash_insert);
 }
 
 int
