@@ -46,7 +46,6 @@ struct jctx {
 	const char	*name;		/* file name for messages */
 	struct idpair	*ids;
 	size_t		 nids;
-	struct ghcjson_mods mods;
 	size_t		 nodes;		/* profile nodes met, for messages */
 };
 
@@ -205,7 +204,6 @@ ghcjson_read(struct pdb_input *in, struct pdb *db,
 out:
 	json_decref(root);
 	free(c.ids);
-	ghcjson_mods_free(&c.mods);
 	return rc;
 }
 
@@ -387,7 +385,7 @@ read_ccs(struct jctx *c, json_t *arr)
 			return pdb_seterr(c->db, PDB_EFORMAT,
 			    "%s: 'cost_centres[%zu]': 'is_caf' is not a "
 			    "boolean", c->name, i);
-		if ((rc = ghcjson_module(&c->mods, c->db, str[1], &mod)) != 0 ||
+		if ((rc = pdb_module_intern(c->db, str[1], &mod)) != 0 ||
 		    (rc = pdb_cc_add(c->db, str[0], mod, str[2],
 		    json_is_true(v) ? PDB_CC_CAF : 0, c->ids[i].id, &cc)) != 0)
 			return rc;

@@ -2,8 +2,8 @@
 /*
  * Copyright (c) 2026 The ccstools authors
  *
- * The schema, metadata fields and module table that both GHC JSON
- * readers use (ghcjson.h).
+ * The schema and metadata fields that both GHC JSON readers use
+ * (ghcjson.h).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,11 +28,6 @@ const struct ghcjson_metafield ghcjson_metafields[GHCJSON_NMETA] = {
 	{ "tick_interval", "tick_interval_us", GJ_NUMBER },
 	{ "total_alloc", "total_alloc", GJ_NUMBER },
 	{ "initial_capabilities", "initial_capabilities", GJ_CAPS },
-};
-
-struct ghcjson_modslot {
-	const char	*name;
-	uint32_t	 mod;
 };
 
 int
@@ -68,61 +63,4 @@ ghcjson_real(char *buf, size_t size, double d)
 			return;
 	}
 	snprintf(buf, size, "%.17g", d);
-}
-
-uint64_t
-ghcjson_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-
-	while (*s != '\0')
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return h;
-}
-
-/* Open addressing, at most half full. */
-int
-ghcjson_module(struct ghcjson_mods *t, struct pdb *db, const char *name,
-    uint32_t *out)
-{
-	struct ghcjson_modslot *ns;
-	size_t i, k, ncap;
-	int rc;
-
-	if ((t->n + 1) * 2 > t->cap) {
-		ncap = t->cap ? t->cap * 2 : 64;
-		if ((ns = calloc(ncap, sizeof(*ns))) == NULL)
-			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		for (i = 0; i < t->cap; i++) {
-			if (t->slot[i].name == NULL)
-				continue;
-			for (k = ghcjson_hash(t->slot[i].name) & (ncap - 1);
-			    ns[k].name != NULL; k = (k + 1) & (ncap - 1))
-				;
-			ns[k] = t->slot[i];
-		}
-		free(t->slot);
-		t->slot = ns;
-		t->cap = ncap;
-	}
-	for (k = ghcjson_hash(name) & (t->cap - 1); t->slot[k].name != NULL;
-	    k = (k + 1) & (t->cap - 1))
-		if (strcmp(t->slot[k].name, name) == 0) {
-			*out = t->slot[k].mod;
-			return PDB_OK;
-		}
-	if ((rc = pdb_module_add(db, name, out)) != 0)
-		return rc;
-	t->slot[k].name = pdb_module_name(db, *out);
-	t->slot[k].mod = *out;
-	t->n++;
-	return PDB_OK;
-}
-
-void
-ghcjson_mods_free(struct ghcjson_mods *t)
-{
-	free(t->slot);
-	t->slot = NULL;
-	t->cap = t->n = 0;
 }

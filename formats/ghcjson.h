@@ -3,10 +3,11 @@
  * Copyright (c) 2026 The ccstools authors
  *
  * What the two readers of GHC JSON profiles share (ghcjson.c): the
- * schema GHC's nodes give, the metadata fields and the keys they
- * become, and the table of module names.  fmt_ghcjson.c reads a small
- * file whole with Jansson, ghcjson_stream.c a big one as a stream with
- * yajl; both must make the same handle of the same file.
+ * schema GHC's nodes give, and the metadata fields and the keys they
+ * become.  fmt_ghcjson.c reads a small file whole with Jansson,
+ * ghcjson_stream.c a big one as a stream with yajl; both must make the
+ * same handle of the same file.  (Both find modules by name with
+ * pdb_module_intern().)
  */
 #ifndef GHCJSON_H
 #define GHCJSON_H
@@ -50,20 +51,5 @@ int	 ghcjson_schema(struct pdb *db, const char *name);
 /* The shortest %g form that reads back as d: 0.04, not
  * 0.04000000000000001. */
 void	 ghcjson_real(char *buf, size_t size, double d);
-
-/* FNV-1a of a string, for the readers' hash tables. */
-uint64_t ghcjson_hash(const char *);
-
-/* Module names to module indices, the names borrowed from the handle. */
-struct ghcjson_mods {
-	struct ghcjson_modslot	*slot;
-	size_t			 cap;	/* a power of two, or 0 */
-	size_t			 n;
-};
-
-/* The module of that name, added to db on first sight. */
-int	 ghcjson_module(struct ghcjson_mods *, struct pdb *db,
-	    const char *name, uint32_t *out);
-void	 ghcjson_mods_free(struct ghcjson_mods *);
 
 #endif /* GHCJSON_H */

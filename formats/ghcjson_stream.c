@@ -175,7 +175,6 @@ struct js {
 	int		 ccs_seen, ccs_done, profile_seen;
 	struct idslot	*ids;
 	size_t		 idcap, nids;
-	struct ghcjson_mods mods;
 
 	/* Profile nodes waiting for the sink. */
 	struct rec	*q;
@@ -265,6 +264,17 @@ copystr(struct js *j, char **dst, size_t *cap, const unsigned char *s,
 
 /* ---- cost centres ---- */
 
+/* FNV-1a, for the table of an object's keys. */
+static uint64_t
+hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
 static uint64_t
 mix(uint64_t x)
 {
@@ -339,7 +349,7 @@ cc_done(struct js *j)
 	if (!(j->have & K_SRC) && copystr(j, &j->str[2], &j->strcap[2],
 	    (const unsigned char *)"", 0) == 0)
 		return 0;
-	if ((rc = ghcjson_module(&j->mods, j->db, j->str[1], &mod)) != 0 ||
+	if ((rc = pdb_module_intern(j->db, j->str[1], &mod)) != 0 ||
 	    (rc = pdb_cc_add(j->db, j->str[0], mod, j->str[2],
 	    j->iscaf ? PDB_CC_CAF : 0, j->ccid, &cc)) != 0)
 		return fail(j, rc == PDB_ENOMEM ? pdb_seterr(j->db, rc,
@@ -846,7 +856,7 @@ rechain(struct js *j)
 static int
 key_once(struct js *j, struct level *l)
 {
-	uint64_t h = ghcjson_hash(j->key);
+	uint64_t h = hash_str(j->key);
 	uint32_t depth = (uint32_t)j->depth, i;
 	struct keyent *e;
 
@@ -1277,7 +1287,6 @@ out:
 	for (i = 0; i < 3; i++)
 		free(j.str[i]);
 	free(j.ids);
-	ghcjson_mods_free(&j.mods);
 	free(j.q);
 	return rc;
 }

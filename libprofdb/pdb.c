@@ -339,7 +339,7 @@ table_reserve(struct pdb *db, uint32_t **t, size_t *cap, size_t min,
 /* ---- modules ---- */
 
 /*
- * The modules by name, for pdb_cc_intern(): made when it is first
+ * The modules by name, for pdb_module_intern(): made when it is first
  * needed, then kept by pdb_module_add().  Linear probing over modules
  * entered in index order finds the first of two with one name, as a
  * scan of the list did; the scan made reading stacks quadratic in the
@@ -396,6 +396,20 @@ pdb_module_add(struct pdb *db, const char *name, uint32_t *out)
 	db->nmodules++;
 	if (db->mod_hash != NULL)
 		mod_hash_insert(db, db->nmodules - 1);
+	return PDB_OK;
+}
+
+int
+pdb_module_intern(struct pdb *db, const char *name, uint32_t *out)
+{
+	uint32_t mod;
+
+	if (mod_hash_reserve(db, (size_t)db->nmodules + 1) != PDB_OK)
+		return nomem(db);
+	if ((mod = mod_hash_find(db, name)) == PDB_NONE)
+		return pdb_module_add(db, name, out);
+	if (out)
+		*out = mod;
 	return PDB_OK;
 }
 
@@ -505,11 +519,7 @@ pdb_cc_intern(struct pdb *db, const char *label, const char *module,
 			return PDB_OK;
 		}
 	}
-	/* Reuse the module entry of that name, else add one. */
-	if (mod_hash_reserve(db, (size_t)db->nmodules + 1) != PDB_OK)
-		return nomem(db);
-	if ((mod = mod_hash_find(db, module)) == PDB_NONE &&
-	    (rc = pdb_module_add(db, module, &mod)) != 0)
+	if ((rc = pdb_module_intern(db, module, &mod)) != PDB_OK)
 		return rc;
 	return pdb_cc_add(db, label, mod, src, flags, -1, out);
 }

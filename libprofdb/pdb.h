@@ -141,6 +141,9 @@ void		 pdb_metric_set_flags(struct pdb *, unsigned, uint32_t flags);
 
 /* Append a module name (names may repeat; each call makes a new entry). */
 int		 pdb_module_add(struct pdb *, const char *name, uint32_t *out);
+/* The first module of that name, added when there is none: for readers
+ * whose formats name a cost centre's module (GHC, folded). */
+int		 pdb_module_intern(struct pdb *, const char *name, uint32_t *out);
 uint32_t	 pdb_module_count(const struct pdb *);
 const char	*pdb_module_name(const struct pdb *, uint32_t);
 

@@ -2,9 +2,10 @@
 /*
  * Copyright (c) 2026 The ccstools authors
  *
- * pdb_cc_intern(): a cost centre is found again by its label, module and
- * source; its module is the first of that name, whether added before
- * the first intern, by an intern, or by pdb_module_add() after it.
+ * pdb_cc_intern() and pdb_module_intern(): a cost centre is found again
+ * by its label, module and source; a module is the first of its name,
+ * whether added before the first intern, by an intern, or by
+ * pdb_module_add() after it.
  */
 #include <criterion/criterion.h>
 
@@ -57,6 +58,14 @@ Test(intern, the_first_module_of_a_name)
 	cr_assert_eq(pdb_module_count(db), 6);
 	cr_assert_eq(pdb_cc_intern(db, "f", "A", "", 0, &again), PDB_OK);
 	cr_assert_eq(again, f);
+	/* The modules alone, as the GHC JSON readers ask for them. */
+	cr_assert_eq(pdb_module_intern(db, "A", &m), PDB_OK);
+	cr_assert_eq(m, 0);
+	cr_assert_eq(pdb_module_intern(db, "Q", &m), PDB_OK);
+	cr_assert_eq(m, 6);
+	cr_assert_eq(pdb_module_intern(db, "Q", &again), PDB_OK);
+	cr_assert_eq(again, 6);
+	cr_assert_eq(pdb_module_count(db), 7);
 	pdb_free(db);
 }
 
