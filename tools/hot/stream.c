@@ -469,17 +469,18 @@ leave(struct hot *h)
 }
 
 /*
- * The least own value that may change the hot stack or the list of the
- * costliest stacks: below it a node changes neither, and run() tests it
- * once.  Every node is a candidate while there is no hot stack yet, or
- * while the list is not full, since it then takes any nonzero value.
+ * The least own value that may change the hot stack (of value hotv: the
+ * root, which the caller enters, made one) or the list of the costliest
+ * stacks: below it a node changes neither, and run() tests it once.
+ * Every node is a candidate while the list is not full, since it then
+ * takes any nonzero value.
  */
 static inline int64_t
-rare_bar(const struct hot *h, int hashot, int64_t hotv)
+rare_bar(const struct hot *h, int64_t hotv)
 {
 	int64_t m = hotv;
 
-	if (!hashot || h->nheap < h->ntop)
+	if (h->nheap < h->ntop)
 		return INT64_MIN;
 	if (h->ntop > 0 && h->heap[0].v < m)
 		m = h->heap[0].v;
@@ -515,7 +516,7 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 	/* A level for every node of the batch: the loop never grows them. */
 	levels_reserve(h, depth + (n - start));
 	lv = h->lv;
-	bar = rare_bar(h, hashot, hotv);
+	bar = rare_bar(h, hotv);
 	for (i = start; i < n; i++, v += stride) {
 		x = *v;
 		if (x >= 0)
@@ -538,7 +539,7 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 				h->depth = depth;
 				top_insert(h, x, rank);
 			}
-			bar = rare_bar(h, hashot, hotv);
+			bar = rare_bar(h, hotv);
 		}
 		rank++;
 		e = exits[i];
