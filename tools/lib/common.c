@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "xmalloc.h"
 
 const char *tool_progname = "ccs";
 
@@ -61,10 +62,8 @@ tool_init(const char *argv0, struct tool_common *c)
 		c->opts.progress = tool_progress_cb;
 		c->opts.write_progress = tool_write_progress_cb;
 		c->opts.progress_arg = c;
-		if ((c->sel = pdb_sel_new()) == NULL) {
-			fprintf(stderr, "%s: out of memory\n", tool_progname);
-			exit(TOOL_ERR);
-		}
+		if ((c->sel = pdb_sel_new()) == NULL)
+			nomem();
 	}
 }
 
@@ -188,10 +187,8 @@ add_pattern_file(struct tool_common *c, int select, const char *path)
 			*--e = '\0';
 		if (*p == '\0' || *p == '#')
 			continue;
-		if (pdb_sel_add(c->sel, select, p) != PDB_OK) {
-			tool_warnx("out of memory");
-			exit(TOOL_ERR);
-		}
+		if (pdb_sel_add(c->sel, select, p) != PDB_OK)
+			nomem();
 	}
 	if (ferror(f)) {
 		tool_warnx("%s: %s", path, strerror(errno));
@@ -247,15 +244,12 @@ add_min(struct tool_common *c, int ch, const char *arg)
 			tool_warnx("--min: '%s': expected METRIC=N", arg);
 			exit(TOOL_USAGE);
 		}
-		name = strndup(arg, (size_t)(eq - arg));
+		if ((name = strndup(arg, (size_t)(eq - arg))) == NULL)
+			nomem();
 		num = eq + 1;
 	} else
-		name = strdup(ch == OPT_MIN_TICKS ? "ticks" : "words");
-	c->mins = realloc(c->mins, (c->nmins + 1) * sizeof(*c->mins));
-	if (name == NULL || c->mins == NULL) {
-		tool_warnx("out of memory");
-		exit(TOOL_ERR);
-	}
+		name = xstrdup(ch == OPT_MIN_TICKS ? "ticks" : "words");
+	c->mins = xreallocarray(c->mins, c->nmins + 1, sizeof(*c->mins));
 	c->mins[c->nmins].metric = name;
 	c->mins[c->nmins].min = tool_strtonum(opt, num, LLONG_MIN, LLONG_MAX);
 	c->nmins++;
@@ -268,10 +262,8 @@ tool_common_option(struct tool_common *c, int ch, const char *arg,
 	switch (ch) {
 	case 'd':
 	case 's':
-		if (pdb_sel_add(c->sel, ch == 's', arg) != PDB_OK) {
-			tool_warnx("out of memory");
-			exit(TOOL_ERR);
-		}
+		if (pdb_sel_add(c->sel, ch == 's', arg) != PDB_OK)
+			nomem();
 		return 1;
 	case 'f':
 		c->informat = format_arg("-f", arg);
@@ -314,12 +306,8 @@ tool_common_option(struct tool_common *c, int ch, const char *arg,
 		c->min_pct = tool_strtod("--min-pct", arg, 0, 100);
 		return 1;
 	case OPT_EXCLUDE:
-		c->excludes = realloc(c->excludes,
-		    (c->nexcludes + 1) * sizeof(*c->excludes));
-		if (c->excludes == NULL) {
-			tool_warnx("out of memory");
-			exit(TOOL_ERR);
-		}
+		c->excludes = xreallocarray(c->excludes, c->nexcludes + 1,
+		    sizeof(*c->excludes));
 		c->excludes[c->nexcludes++] = arg;
 		return 1;
 	default:
@@ -345,10 +333,8 @@ tool_pdb_new(void)
 {
 	struct pdb *db;
 
-	if ((db = pdb_new()) == NULL) {
-		tool_warnx("out of memory");
-		exit(TOOL_ERR);
-	}
+	if ((db = pdb_new()) == NULL)
+		nomem();
 	pdb_set_warn_handler(db, warn_handler, NULL);
 	return db;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "xmalloc.h"
 
 /*
  * Reading through a selecting builder (pdb_builder_select()), which
@@ -179,10 +180,7 @@ tool_load(struct tool_common *c, const char *path,
 		exit(TOOL_ERR);
 	if (c->nmins == 0 && c->min_pct < 0 && c->nexcludes == 0)
 		return db;
-	if ((th = calloc(c->nmins + 1, sizeof(*th))) == NULL) {
-		tool_warnx("out of memory");
-		exit(TOOL_ERR);
-	}
+	th = xcalloc(c->nmins + 1, sizeof(*th));
 	for (i = 0; i < c->nmins; i++) {
 		if ((m = pdb_metric_find(db, c->mins[i].metric)) < 0) {
 			tool_warnx("no metric '%s' in this profile to prune by",
