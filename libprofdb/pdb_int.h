@@ -156,7 +156,7 @@ struct pdb {
 	size_t		 capccs;
 	uint32_t	*cc_hash;	/* interning table of cc indices, or NULL */
 	size_t		 cc_hash_cap;
-	uint32_t	*mod_hash;	/* interning table of module indices, or NULL */
+	uint32_t	*mod_hash;	/* the same of module indices, or NULL */
 	size_t		 mod_hash_cap;
 
 	struct pdbi_node *nodes;

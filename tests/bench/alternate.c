@@ -74,7 +74,8 @@ main(int argc, char *argv[])
 	int i, k, w;
 
 	if (argc < 5 || (n = strtol(argv[1], NULL, 10)) < 1) {
-		fputs("usage: alternate N dir-a dir-b tool [arg ...]\n", stderr);
+		fputs("usage: alternate N dir-a dir-b tool [arg ...]\n",
+		    stderr);
 		return 2;
 	}
 	for (k = 0; k < 2; k++) {

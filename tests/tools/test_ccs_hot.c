@@ -368,5 +368,6 @@ Test(ccs_hot, no_metrics)
 
 Test(ccs_hot, no_metrics_tree)
 {
-	check_no_metrics("ccs-hot --exclude ccs-hot-test-matches-nothing", "ccs-hot");
+	check_no_metrics("ccs-hot --exclude ccs-hot-test-matches-nothing",
+	    "ccs-hot");
 }

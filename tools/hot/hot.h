@@ -43,7 +43,7 @@ enum how {
  * input cannot stream (BUILT), into db's tree; or say that it must be
  * read again into a tree (AGAIN).  Exits on an error, as the tools do.
  */
-enum how	 hot_stream(struct tool_common *, struct pdb *, const char *path,
-		    size_t ntop, struct result *);
+enum how	 hot_stream(struct tool_common *, struct pdb *,
+		    const char *path, size_t ntop, struct result *);
 
 #endif
