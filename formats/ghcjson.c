@@ -5,10 +5,8 @@
  * The schema and metadata fields that both GHC JSON readers use
  * (ghcjson.h).
  */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "ghcjson.h"
 
