@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "xmalloc.h"
 
 static const char usage[] =
     "ccs-flat [-f format] [-m metric] [-s pat]... [-d pat]... [-n N] "
@@ -26,15 +27,21 @@ static const char helptext[] =
     TOOL_COMMON_HELP;
 
 struct row {
-	uint32_t	 cc;
 	int64_t		 self, inh, entries;
+	uint64_t	 prefix;	/* label_prefix() */
+	uint32_t	 modrank;	/* the module's place by name */
+	uint32_t	 cc;
 	const char	*module, *label;
 };
 
 /*
  * Most expensive first; equal self costs in name order (module, then
  * label, byte-wise), as the reference answers for pgcl order them, so
- * the output never depends on cost-centre numbering.
+ * the output never depends on cost-centre numbering.  Most rows of a
+ * big profile share a self cost (often 0), and comparing their names
+ * with strcmp() was a third of the sort: the module is compared by its
+ * place among the module names, sorted once, and the label by its first
+ * eight bytes, strcmp() only past them.
  */
 static int
 cmp_rows(const void *a, const void *b)
@@ -44,12 +51,57 @@ cmp_rows(const void *a, const void *b)
 
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
-	if ((c = strcmp(x->module, y->module)) != 0 ||
-	    (c = strcmp(x->label, y->label)) != 0)
+	if (x->modrank != y->modrank)
+		return x->modrank < y->modrank ? -1 : 1;
+	if (x->prefix != y->prefix)
+		return x->prefix < y->prefix ? -1 : 1;
+	if ((c = strcmp(x->label, y->label)) != 0)
 		return c;
 	if (x->inh != y->inh)
 		return x->inh > y->inh ? -1 : 1;
 	return x->cc < y->cc ? -1 : x->cc > y->cc;
+}
+
+/* The first eight bytes of s, zero past its end, as a big-endian
+ * number: two of them order as strcmp() orders their strings, as far
+ * as the bytes go. */
+static uint64_t
+label_prefix(const char *s)
+{
+	uint64_t k = 0;
+	int i;
+
+	for (i = 0; i < 8 && s[i] != '\0'; i++)
+		k |= (uint64_t)(unsigned char)s[i] << (56 - 8 * i);
+	return k;
+}
+
+static const struct pdb *sort_db;
+
+static int
+cmp_module_names(const void *a, const void *b)
+{
+	return strcmp(pdb_module_name(sort_db, *(const uint32_t *)a),
+	    pdb_module_name(sort_db, *(const uint32_t *)b));
+}
+
+/* Each module's place among the module names; equal names, one place. */
+static uint32_t *
+module_ranks(const struct pdb *db)
+{
+	uint32_t i, nm = pdb_module_count(db), *order, *rank;
+
+	order = xcalloc(nm ? nm : 1, sizeof(*order));
+	rank = xcalloc(nm ? nm : 1, sizeof(*rank));
+	for (i = 0; i < nm; i++)
+		order[i] = i;
+	sort_db = db;
+	qsort(order, nm, sizeof(*order), cmp_module_names);
+	for (i = 1; i < nm; i++)
+		rank[order[i]] = rank[order[i - 1]] +
+		    (cmp_module_names(&order[i - 1], &order[i]) != 0);
+	free(order);
+	return rank;
 }
 
 /* Write s for a TSV field, escaped (tool_put_text()). */
@@ -190,12 +242,13 @@ main(int argc, char *argv[])
 	};
 	struct tool_common c;
 	struct pdb_flat *flat;
+	struct pdb_cc info;
 	struct row *rows;
 	struct pdb *db;
 	const char *path;
 	long long top = -1;
 	size_t n = 0;
-	uint32_t cc, ncc;
+	uint32_t cc, ncc, *modrank;
 	int ch, tsv = 0, metric, entries, rc;
 	FILE *out;
 
@@ -244,6 +297,7 @@ main(int argc, char *argv[])
 		tool_warnx("out of memory");
 		goto out;
 	}
+	modrank = module_ranks(db);
 	for (cc = 0; cc < ncc; cc++) {
 		/* A synthetic root shows only when cost is left on it. */
 		if (!pdb_flat_seen(flat, cc) || !pdb_flat_selected(flat, cc) ||
@@ -255,10 +309,14 @@ main(int argc, char *argv[])
 		rows[n].inh = pdb_flat_inherited(flat, cc, (unsigned)metric);
 		rows[n].entries = entries < 0 ? 0 :
 		    pdb_flat_self(flat, cc, (unsigned)entries);
-		rows[n].module = pdb_cc_module(db, cc);
-		rows[n].label = pdb_cc_label(db, cc);
+		pdb_cc(db, cc, &info);
+		rows[n].module = info.module;
+		rows[n].label = info.label;
+		rows[n].modrank = modrank[info.module_index];
+		rows[n].prefix = label_prefix(rows[n].label);
 		n++;
 	}
+	free(modrank);
 	qsort(rows, n, sizeof(*rows), cmp_rows);
 	if (top >= 0 && (size_t)top < n)
 		n = (size_t)top;
