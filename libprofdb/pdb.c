@@ -41,14 +41,9 @@ pdb_free(struct pdb *db)
 		free((char *)db->metrics[i].unit);
 	}
 	free(db->metrics);
-	for (i = 0; i < db->nmodules; i++)
-		free(db->modules[i]);
 	free(db->modules);
-	for (i = 0; i < db->nccs; i++) {
-		free(db->ccs[i].label);
-		free(db->ccs[i].src);
-	}
 	free(db->ccs);
+	pdbi_strings_free(&db->names);
 	free(db->cc_hash);
 	free(db->mod_hash);
 	free(db->nodes);
@@ -388,7 +383,7 @@ pdb_module_add(struct pdb *db, const char *name, uint32_t *out)
 	if (pdbi_grow(&db->modules, &db->capmodules, db->nmodules + 1,
 	    sizeof(*db->modules)) != PDB_OK ||
 	    (db->mod_hash != NULL && mod_hash_reserve(db, db->nmodules + 1) !=
-	    PDB_OK) || (s = pdbi_strdup(name)) == NULL)
+	    PDB_OK) || (s = pdbi_strings_dup(&db->names, name)) == NULL)
 		return nomem(db);
 	db->modules[db->nmodules] = s;
 	if (out)
@@ -472,19 +467,16 @@ pdb_cc_add(struct pdb *db, const char *label, uint32_t mod, const char *src,
 	    (db->cc_hash != NULL && cc_hash_reserve(db, db->nccs + 1) != PDB_OK))
 		return nomem(db);
 	r = &db->ccs[db->nccs];
-	r->label = pdbi_strdup(label ? label : "");
-	r->src = pdbi_strdup(src ? src : "");
+	r->label = pdbi_strings_dup(&db->names, label ? label : "");
+	r->src = pdbi_strings_dup(&db->names, src ? src : "");
 	/*
 	 * pdb_cc_fullname() has no way to report an error: make its
 	 * buffer big enough for this name now.
 	 */
 	if (r->label == NULL || r->src == NULL ||
 	    pdbi_grow(&db->namebuf, &db->namecap, strlen(db->modules[mod]) +
-	    strlen(r->label) + 2, 1) != PDB_OK) {
-		free(r->label);
-		free(r->src);
+	    strlen(r->label) + 2, 1) != PDB_OK)
 		return nomem(db);
-	}
 	r->module = mod;
 	r->flags = flags;
 	r->profile_id = profile_id;

@@ -113,8 +113,8 @@ struct pdbi_memo {
 };
 
 struct pdbi_ccrec {
-	char		*label;
-	char		*src;
+	const char	*label;
+	const char	*src;
 	uint32_t	 module;
 	uint32_t	 flags;
 	int64_t		 profile_id;
@@ -133,6 +133,13 @@ struct pdbi_side {
 	size_t		 count;
 };
 
+/* Names kept as long as the profile, in blocks freed together
+ * (strings.c). */
+struct pdbi_strings {
+	struct pdbi_strblock *blocks;	/* the one being filled first */
+	size_t		 used, cap;	/* of the one being filled */
+};
+
 struct pdb {
 	uint32_t	 magic;
 	int		 errcode;
@@ -147,6 +154,7 @@ struct pdb {
 	unsigned	 nmetrics;
 	size_t		 capmetrics;
 
+	struct pdbi_strings names;	/* of modules and cost centres */
 	char		**modules;
 	uint32_t	 nmodules;
 	size_t		 capmodules;
@@ -200,6 +208,9 @@ pdbi_grow(void *p, size_t *cap, size_t need, size_t sz)
 	return need <= *cap ? PDB_OK : pdbi_grow_slow(p, cap, need, sz);
 }
 char		*pdbi_strdup(const char *);
+/* s copied into st, or "" when it is empty; NULL without memory. */
+char		*pdbi_strings_dup(struct pdbi_strings *st, const char *s);
+void		 pdbi_strings_free(struct pdbi_strings *);
 
 /* What this CPU and system run fast (cpu.c).  The first four are for
  * the formats library, which declares them too (formats.h). */
