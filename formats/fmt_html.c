@@ -107,17 +107,24 @@ build_head(struct pdb *db)
 	uint32_t i;
 	const char *k;
 
-	doc = json_object();
+	/*
+	 * Each part goes into the document as soon as it is made, so that
+	 * one json_decref() frees everything whatever failed: a
+	 * json_object_set_new() that fails frees its value.
+	 */
+	if ((doc = json_object()) == NULL)
+		return NULL;
 	metrics = json_array();
 	ccs = json_array();
-	if (!doc || !metrics || !ccs)
+	if (json_object_set_new(doc, "program", jstr((k = pdb_meta_get(db,
+	    "program")) ? k : "")) ||
+	    json_object_set_new(doc, "command", jstr((k = pdb_meta_get(db,
+	    "command")) ? k : "")) ||
+	    json_object_set_new(doc, "date", jstr((k = pdb_meta_get(db,
+	    "date")) ? k : "")) ||
+	    json_object_set_new(doc, "metrics", metrics) ||
+	    json_object_set_new(doc, "ccs", ccs))
 		goto fail;
-	json_object_set_new(doc, "program", jstr((k = pdb_meta_get(db,
-	    "program")) ? k : ""));
-	json_object_set_new(doc, "command", jstr((k = pdb_meta_get(db,
-	    "command")) ? k : ""));
-	json_object_set_new(doc, "date", jstr((k = pdb_meta_get(db,
-	    "date")) ? k : ""));
 	for (m = 0; m < nm; m++) {
 		const struct pdb_metric *mt = pdb_metric(db, m);
 
@@ -132,13 +139,9 @@ build_head(struct pdb *db)
 		    jstr(c.label), jstr(c.module), jstr(c.src), (int)c.flags)))
 			goto fail;
 	}
-	json_object_set_new(doc, "metrics", metrics);
-	json_object_set_new(doc, "ccs", ccs);
 	return doc;
 fail:
 	json_decref(doc);
-	json_decref(metrics);
-	json_decref(ccs);
 	return NULL;
 }
 

@@ -101,12 +101,23 @@ build(struct pdb *db)
 	size_t j;
 	int bad = 0;
 
-	doc = json_object();
+	/*
+	 * Each part goes into the document as soon as it is made, so that
+	 * one json_decref() frees everything whatever failed: a
+	 * json_object_set_new() that fails frees its value.
+	 */
+	if ((doc = json_object()) == NULL)
+		return NULL;
 	meta = json_object();
 	metrics = json_array();
 	modules = json_array();
 	ccs = json_array();
-	if (!doc || !meta || !metrics || !modules || !ccs)
+	if (json_object_set_new(doc, "format", json_string(JSON_FORMAT_NAME)) ||
+	    json_object_set_new(doc, "version", json_integer(1)) ||
+	    json_object_set_new(doc, "metadata", meta) ||
+	    json_object_set_new(doc, "metrics", metrics) ||
+	    json_object_set_new(doc, "modules", modules) ||
+	    json_object_set_new(doc, "cost_centres", ccs))
 		bad = 1;
 	for (j = 0; !bad && j < pdb_meta_count(db); j++) {
 		pdb_meta_at(db, j, &k, &v);
@@ -134,12 +145,7 @@ build(struct pdb *db)
 		    (cc.flags & PDB_CC_SYNTHETIC) != 0, "id",
 		    (json_int_t)cc.profile_id)) != 0;
 	}
-	if (bad || json_object_set_new(doc, "format",
-	    json_string(JSON_FORMAT_NAME)) || json_object_set_new(doc,
-	    "version", json_integer(1)) || json_object_set_new(doc,
-	    "metadata", meta) || json_object_set_new(doc, "metrics",
-	    metrics) || json_object_set_new(doc, "modules", modules) ||
-	    json_object_set_new(doc, "cost_centres", ccs)) {
+	if (bad) {
 		json_decref(doc);
 		return NULL;
 	}
