@@ -212,6 +212,8 @@ read_cgfile(const char *path, struct cgfile *cg)
 	cr_assert(have_totals && strncmp(prev, "totals: ", 8) == 0,
 	    "totals: is not the last line");
 	cr_assert_arr_eq(cg->summary, cg->totals, cg->nev * sizeof(int64_t));
+	while (nfiles > 0)
+		free(files[--nfiles]);
 	free(files);
 	free(text);
 }

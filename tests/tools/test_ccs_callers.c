@@ -185,14 +185,16 @@ reverse_frames(const char *text)
 Test(ccs_callers, fig7_folded)
 {
 	struct run r;
-	char *fig7 = slurp(FIG7, NULL), *want, *got, *sorted;
+	char *fig7 = slurp(FIG7, NULL), *want, *got, *sorted, *out;
 
 	cr_assert(fig7 != NULL);
 	want = reverse_frames(fig7);
 	cr_expect(strstr(want, "Main_rev;Main_j;Main_h;Main_f;Main_c;Main_a;"
 	    "Main_main 1181\n") != NULL, "%s", want);
 	run_ok(&r, "ccs-callers --folded Main_rev " FIG7);
-	got = sorted_lines(strdup(r.out), 0);
+	cr_assert((out = strdup(r.out)) != NULL);
+	got = sorted_lines(out, 0);
+	free(out);
 	sorted = sorted_lines(want, 0);
 	cr_expect_str_eq(got, sorted);
 	free(sorted);
