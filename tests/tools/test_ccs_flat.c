@@ -190,6 +190,64 @@ Test(ccs_flat, fig7_order)
 	run_free(&r);
 }
 
+/*
+ * Equal self costs go in name order, module then label, byte by byte:
+ * labels alike in their first eight bytes, shorter ones, bytes above
+ * 0x7f, and two modules of one name (which a ccstools JSON file may
+ * have) ordered as one.
+ */
+Test(ccs_flat, equal_self_in_name_order)
+{
+	static const char dup_modules[] = "{\"format\":\"ccstools-profile\","
+	    "\"version\":1,\"metadata\":{},\"metrics\":[{\"name\":\"samples\","
+	    "\"unit\":\"samples\",\"kind\":\"cost\",\"approximate\":false}],"
+	    "\"modules\":[\"\",\"B\",\"A\",\"B\"],\"cost_centres\":["
+	    "{\"label\":\"(root)\",\"module\":0,\"src\":\"\",\"caf\":false,"
+	    "\"synthetic\":true,\"id\":-1},"
+	    "{\"label\":\"x\",\"module\":0,\"src\":\"\",\"caf\":false,"
+	    "\"synthetic\":false,\"id\":-1},"
+	    "{\"label\":\"b\",\"module\":1,\"src\":\"\",\"caf\":false,"
+	    "\"synthetic\":false,\"id\":-1},"
+	    "{\"label\":\"a\",\"module\":2,\"src\":\"\",\"caf\":false,"
+	    "\"synthetic\":false,\"id\":-1},"
+	    "{\"label\":\"a\",\"module\":3,\"src\":\"\",\"caf\":false,"
+	    "\"synthetic\":false,\"id\":-1}],"
+	    "\"nodes\":[[0,1,0],[1,3,0],[2,0,5],[3,0,5],[4,0,5]]}\n";
+	struct run r;
+	char *path;
+
+	run(&r, "printf 'x;B.abcdefghZ 5\\nx;B.abcdefghA 5\\nx;A.zz 5\\n"
+	    "x;B.ab 5\\nx;B.abc 5\\nx;B.\\303\\251t\\303\\251 5\\nx;B.Z 5\\n"
+	    "x;AA.a 5\\nx;B.abcdefgh 5\\nx;A.zz;C.q 2\\n' | "
+	    "ccs-flat --tsv -d x");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out,
+	    "module\tcost_centre\tsrc\tself\tinherited\n"
+	    "A\tzz\t\t5\t7\n"
+	    "AA\ta\t\t5\t5\n"
+	    "B\tZ\t\t5\t5\n"
+	    "B\tab\t\t5\t5\n"
+	    "B\tabc\t\t5\t5\n"
+	    "B\tabcdefgh\t\t5\t5\n"
+	    "B\tabcdefghA\t\t5\t5\n"
+	    "B\tabcdefghZ\t\t5\t5\n"
+	    "B\t\303\251t\303\251\t\t5\t5\n"
+	    "C\tq\t\t2\t2\n");
+	run_free(&r);
+
+	path = write_temp(dup_modules, strlen(dup_modules), ".json");
+	run(&r, "ccs-flat --tsv -d x %s", path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out,
+	    "module\tcost_centre\tsrc\tself\tinherited\n"
+	    "A\ta\t\t5\t5\n"
+	    "B\ta\t\t5\t5\n"
+	    "B\tb\t\t5\t5\n");
+	run_free(&r);
+	remove_temp(path);
+	free(path);
+}
+
 /* The reference answers of synthetic-400 (an independent implementation). */
 Test(ccs_flat, synthetic_400_reference)
 {
