@@ -305,7 +305,7 @@ rd_svarint(struct rd *r, int64_t *vp)
 	uint64_t u;
 	int rc;
 
-	if ((rc = rd_varint(r, &u)) != 0)
+	if ((rc = rd_fast(r, &u)) != 0)
 		return rc;
 	*vp = (int64_t)((u >> 1) ^ (~(u & 1) + 1));
 	return 0;
@@ -318,7 +318,7 @@ rd_u32(struct rd *r, uint32_t *vp, const char *field)
 	uint64_t v, off = pdb_in_offset(r->in);
 	int rc;
 
-	if ((rc = rd_varint(r, &v)) != 0)
+	if ((rc = rd_fast(r, &v)) != 0)
 		return rc;
 	if (v > UINT32_MAX)
 		return pdb_seterr(r->db, PDB_EFORMAT,
@@ -376,7 +376,7 @@ rd_string(struct rd *r, int slot, const char **sp)
 	size_t got = 0, n;
 	int rc;
 
-	if ((rc = rd_varint(r, &len)) != 0)
+	if ((rc = rd_fast(r, &len)) != 0)
 		return rc;
 	if (len > MAX_STRING)
 		return pdb_seterr(r->db, PDB_EFORMAT,
@@ -437,7 +437,7 @@ rd_tables(struct rd *r, uint32_t *ccbasep, uint32_t *nccp,
 		    (rc = rd_string(r, 1, &b)) != 0)
 			return rc;
 		off = pdb_in_offset(r->in);
-		if ((rc = rd_varint(r, &v)) != 0 ||
+		if ((rc = rd_fast(r, &v)) != 0 ||
 		    (rc = rd_u32(r, &flags, "flags")) != 0)
 			return rc;
 		if (v != PDB_COST && v != PDB_COUNT)
@@ -471,7 +471,7 @@ rd_tables(struct rd *r, uint32_t *ccbasep, uint32_t *nccp,
 		if ((rc = rd_string(r, 0, &a)) != 0)
 			return rc;
 		off = pdb_in_offset(r->in);
-		if ((rc = rd_varint(r, &v)) != 0)
+		if ((rc = rd_fast(r, &v)) != 0)
 			return rc;
 		if (v >= nmod)
 			return pdb_seterr(db, PDB_EFORMAT,
