@@ -15,7 +15,7 @@
 
 /* The first block; later ones double, up to BLOCK_MAX. */
 #define BLOCK_MIN	4096
-#define BLOCK_MAX	(256 * 1024)
+#define BLOCK_MAX	((size_t)256 * 1024)
 
 struct pdbi_strblock {
 	struct pdbi_strblock *next;
