@@ -17,19 +17,33 @@
 
 #include "formats.h"
 
-/* A JSON string of s, which may not be UTF-8 (a name from a file). */
+/* Whether s is UTF-8, which a JSON string must be (a name from a file
+ * need not). */
+static int
+is_utf8(const char *s)
+{
+	size_t n = strlen(s);
+
+	return pdb_utf8_valid((const unsigned char *)s, n) == n;
+}
+
+/* A JSON string of s, or of a note that it is not UTF-8; NULL only
+ * when out of memory. */
 static json_t *
 utf8_string(const char *s)
 {
-	json_t *j = json_string(s);
-
-	return j != NULL ? j : json_string("(name is not UTF-8)");
+	return json_string(is_utf8(s) ? s : "(name is not UTF-8)");
 }
 
+/*
+ * The frames, one a cost centre.  NULL only when out of memory: a
+ * failure is never taken for a name that is not UTF-8, which would
+ * leave a frame out and number the frames after it wrong.
+ */
 static json_t *
 frames_of(struct pdb *db)
 {
-	json_t *frames = json_array(), *f, *name, *file;
+	json_t *frames = json_array(), *f;
 	struct pdb_cc cc;
 	uint32_t i;
 
@@ -37,17 +51,17 @@ frames_of(struct pdb *db)
 		return NULL;
 	for (i = 0; i < pdb_cc_count(db); i++) {
 		pdb_cc(db, i, &cc);
-		/* Invalid UTF-8 cannot be a JSON string: say so instead. */
-		name = utf8_string(pdb_cc_fullname(db, i));
-		if ((f = json_object()) == NULL || name == NULL ||
-		    json_object_set_new(f, "name", name) != 0) {
-			json_decref(f);
+		/* Invalid UTF-8 cannot be a JSON string: say so instead,
+		 * and leave out a file that is not UTF-8. */
+		if ((f = json_object()) == NULL ||
+		    json_array_append_new(frames, f) != 0 ||
+		    json_object_set_new(f, "name",
+		    utf8_string(pdb_cc_fullname(db, i))) != 0 ||
+		    (*cc.src != '\0' && is_utf8(cc.src) &&
+		    json_object_set_new(f, "file", json_string(cc.src)) != 0)) {
 			json_decref(frames);
 			return NULL;
 		}
-		if (*cc.src != '\0' && (file = json_string(cc.src)) != NULL)
-			json_object_set_new(f, "file", file);
-		json_array_append_new(frames, f);
 	}
 	return frames;
 }

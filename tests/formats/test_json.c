@@ -103,9 +103,10 @@ expect_error(const char *doc, const char *message)
 	free(in);
 }
 
-#define HEAD "{\"format\":\"ccstools-profile\",\"version\":1,\"metadata\":{}," \
-    "\"metrics\":[{\"name\":\"ticks\",\"unit\":\"ticks\",\"kind\":\"cost\"}]," \
-    "\"modules\":[\"M\"],\"cost_centres\":[{\"label\":\"a\",\"module\":0," \
+#define HEAD_NOCC "{\"format\":\"ccstools-profile\",\"version\":1," \
+    "\"metadata\":{},\"metrics\":[{\"name\":\"ticks\",\"unit\":\"ticks\"," \
+    "\"kind\":\"cost\"}],\"modules\":[\"M\"],"
+#define HEAD HEAD_NOCC "\"cost_centres\":[{\"label\":\"a\",\"module\":0," \
     "\"src\":\"\",\"id\":1}],"
 
 Test(json, bad_documents)
@@ -271,6 +272,38 @@ Test(speedscope, weights_sum_to_the_total)
 	cr_assert(strstr(r.out, "ticks none 47 47") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "alloc bytes ") != NULL, "%s", r.out);
 	run_free(&r);
+}
+
+/*
+ * Every cost centre is a frame, in order, whatever its names: a label
+ * that is not UTF-8 is named so, and a file that is not UTF-8 is left
+ * out, the frame kept, so that the samples' frame numbers still hold.
+ */
+Test(speedscope, frames_whose_names_are_not_utf8)
+{
+	static const char doc[] = HEAD_NOCC "\"cost_centres\":["
+	    "{\"label\":\"root\",\"module\":0,\"src\":\"\",\"id\":1},"
+	    "{\"label\":\"a\",\"module\":0,\"src\":{\"hex\":\"ff\"},\"id\":2},"
+	    "{\"label\":{\"hex\":\"ff\"},\"module\":0,\"src\":\"ok.c:1\","
+	    "\"id\":3},"
+	    "{\"label\":\"b\",\"module\":0,\"src\":\"b.c:2\",\"id\":4}],"
+	    "\"nodes\":[[0,3,0],[1,0,1],[2,0,2],[3,0,3]]}";
+	struct run r;
+	char *in = write_temp(doc, sizeof(doc) - 1, ".json");
+
+	run(&r, "ccs-convert -f json -t speedscope %s | node -e 'let d=JSON."
+	    "parse(require(\"fs\").readFileSync(0));console.log(JSON."
+	    "stringify(d.shared.frames));for (const p of d.profiles) "
+	    "console.log(JSON.stringify(p.samples), JSON.stringify("
+	    "p.weights))'", in);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_eq(r.out, "[{\"name\":\"M.root\"},{\"name\":\"M.a\"},"
+	    "{\"name\":\"(name is not UTF-8)\",\"file\":\"ok.c:1\"},"
+	    "{\"name\":\"M.b\",\"file\":\"b.c:2\"}]\n"
+	    "[[0,1],[0,2],[0,3]] [1,2,3]\n");
+	run_free(&r);
+	unlink(in);
+	free(in);
 }
 
 Test(speedscope, negative_weights_left_out_with_a_warning)
