@@ -30,6 +30,7 @@
 
 #include "dynlib.h"
 #include "formats.h"
+#include "jsontext.h"
 
 /* Generated from formats/html/viewer.js and viewer.css by the Makefile. */
 extern const unsigned char ccs_viewer_js[];
@@ -96,6 +97,14 @@ text_copy(char *dst, size_t cap, const char *src)
 	dst[o] = '\0';
 }
 
+/* Put v into doc under key and return it, or NULL when v is NULL or
+ * does not go in (then it is freed: json_object_set_new() takes it). */
+static json_t *
+put_new(json_t *doc, const char *key, json_t *v)
+{
+	return json_object_set_new(doc, key, v) == 0 ? v : NULL;
+}
+
 /* The data but its columns of numbers (cc, kids, values), which are
  * most of it; NULL when out of memory. */
 static json_t *
@@ -108,22 +117,19 @@ build_head(struct pdb *db)
 	const char *k;
 
 	/*
-	 * Each part goes into the document as soon as it is made, so that
-	 * one json_decref() frees everything whatever failed: a
-	 * json_object_set_new() that fails frees its value.
+	 * Each part is made as it goes into the document, so that one
+	 * json_decref() frees everything whatever failed (put_new()).
 	 */
 	if ((doc = json_object()) == NULL)
 		return NULL;
-	metrics = json_array();
-	ccs = json_array();
-	if (json_object_set_new(doc, "program", jstr((k = pdb_meta_get(db,
-	    "program")) ? k : "")) ||
-	    json_object_set_new(doc, "command", jstr((k = pdb_meta_get(db,
-	    "command")) ? k : "")) ||
-	    json_object_set_new(doc, "date", jstr((k = pdb_meta_get(db,
-	    "date")) ? k : "")) ||
-	    json_object_set_new(doc, "metrics", metrics) ||
-	    json_object_set_new(doc, "ccs", ccs))
+	if (put_new(doc, "program", jstr((k = pdb_meta_get(db,
+	    "program")) ? k : "")) == NULL ||
+	    put_new(doc, "command", jstr((k = pdb_meta_get(db,
+	    "command")) ? k : "")) == NULL ||
+	    put_new(doc, "date", jstr((k = pdb_meta_get(db,
+	    "date")) ? k : "")) == NULL ||
+	    (metrics = put_new(doc, "metrics", json_array())) == NULL ||
+	    (ccs = put_new(doc, "ccs", json_array())) == NULL)
 		goto fail;
 	for (m = 0; m < nm; m++) {
 		const struct pdb_metric *mt = pdb_metric(db, m);
@@ -197,27 +203,28 @@ static int
 put_data(struct pdb *db, FILE *out)
 {
 	json_t *doc;
-	struct pdb_text t = { NULL, 0, 0, 0 };
+	struct pdb_text head = { NULL, 0, 0, 0 }, t = { NULL, 0, 0, 0 };
 	unsigned m, nm = pdb_metric_count(db);
-	char *s;
-	size_t n, i;
+	size_t i;
 	int rc = -1;
 
 	if ((doc = build_head(db)) == NULL)
 		return -1;
-	s = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	rc = pdb_json_text(doc, JSON_COMPACT | JSON_PRESERVE_ORDER, &head);
 	json_decref(doc);
-	if (s == NULL)
+	if (rc != 0 || head.len < 1) {
+		free(head.p);
 		return -1;
+	}
+	rc = -1;
 	/* All but its closing brace. */
-	n = strlen(s) - 1;
-	for (i = 0; i < n; i++) {
-		if (s[i] == '<')
+	for (i = 0; i + 1 < head.len; i++) {
+		if (head.p[i] == '<')
 			pdb_text_add(&t, "\\u003c", 6);
 		else
-			pdb_text_add(&t, s + i, 1);
+			pdb_text_add(&t, head.p + i, 1);
 	}
-	free(s);
+	free(head.p);
 	pdb_text_add(&t, ",\"cc\":", 6);
 	if (put_column(&t, out, db, -2) != 0)
 		goto out;

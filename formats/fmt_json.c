@@ -28,6 +28,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "formats.h"
+#include "jsontext.h"
 
 #define JSON_FORMAT_NAME	"ccstools-profile"
 
@@ -84,6 +85,14 @@ jstr(const char *s)
 	return o;
 }
 
+/* Put v into doc under key and return it, or NULL when v is NULL or
+ * does not go in (then it is freed: json_object_set_new() takes it). */
+static json_t *
+put_new(json_t *doc, const char *key, json_t *v)
+{
+	return json_object_set_new(doc, key, v) == 0 ? v : NULL;
+}
+
 /*
  * The document but its nodes, which come last; NULL when out of memory.
  * The nodes are numbers only and most of the file: they are written as
@@ -102,23 +111,20 @@ build(struct pdb *db)
 	int bad = 0;
 
 	/*
-	 * Each part goes into the document as soon as it is made, so that
-	 * one json_decref() frees everything whatever failed: a
-	 * json_object_set_new() that fails frees its value.
+	 * Each part is made as it goes into the document, so that one
+	 * json_decref() frees everything whatever failed (put_new()).
 	 */
 	if ((doc = json_object()) == NULL)
 		return NULL;
-	meta = json_object();
-	metrics = json_array();
-	modules = json_array();
-	ccs = json_array();
-	if (json_object_set_new(doc, "format", json_string(JSON_FORMAT_NAME)) ||
-	    json_object_set_new(doc, "version", json_integer(1)) ||
-	    json_object_set_new(doc, "metadata", meta) ||
-	    json_object_set_new(doc, "metrics", metrics) ||
-	    json_object_set_new(doc, "modules", modules) ||
-	    json_object_set_new(doc, "cost_centres", ccs))
-		bad = 1;
+	if (put_new(doc, "format", json_string(JSON_FORMAT_NAME)) == NULL ||
+	    put_new(doc, "version", json_integer(1)) == NULL ||
+	    (meta = put_new(doc, "metadata", json_object())) == NULL ||
+	    (metrics = put_new(doc, "metrics", json_array())) == NULL ||
+	    (modules = put_new(doc, "modules", json_array())) == NULL ||
+	    (ccs = put_new(doc, "cost_centres", json_array())) == NULL) {
+		json_decref(doc);
+		return NULL;
+	}
 	for (j = 0; !bad && j < pdb_meta_count(db); j++) {
 		pdb_meta_at(db, j, &k, &v);
 		/* Keys are ours or the readers': UTF-8 by construction. */
@@ -196,24 +202,26 @@ put_nodes(FILE *out, struct pdb *db)
 static int
 json_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 {
+	struct pdb_text head = { NULL, 0, 0, 0 };
 	json_t *doc;
-	char *head;
 	size_t len;
 	int rc;
 
 	(void)opts;
 	if ((doc = build(db)) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	head = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	rc = pdb_json_text(doc, JSON_COMPACT | JSON_PRESERVE_ORDER, &head);
 	json_decref(doc);
-	if (head == NULL)
+	if (rc != 0) {
+		free(head.p);
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	}
 	/* The document without its closing brace, then the nodes. */
-	len = strlen(head);
-	rc = len < 2 || fwrite(head, 1, len - 1, out) != len - 1 ||
+	len = head.len;
+	rc = len < 2 || fwrite(head.p, 1, len - 1, out) != len - 1 ||
 	    fputs(",\"nodes\":[", out) < 0 || put_nodes(out, db) != 0 ||
 	    fputs("]}\n", out) < 0;
-	free(head);
+	free(head.p);
 	if (rc || ferror(out))
 		return pdb_seterr(db, PDB_EIO, "write error");
 	return PDB_OK;

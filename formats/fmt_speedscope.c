@@ -103,18 +103,21 @@ sums_of(const struct pdb *db, unsigned m, int skip, struct sums *s)
 
 /*
  * Write j as Jansson writes it inside the document, and free it.
- * Returns -1 when j is NULL (out of memory).  Here and below, a failed
- * write shows in ferror(out), checked once at the end.
+ * Returns -1 when out of memory: j is NULL, or Jansson failed.  Here and
+ * below, a failed write shows in ferror(out), checked once at the end.
  */
 static int
 put_json(FILE *out, json_t *j)
 {
+	int rc;
+
 	if (j == NULL)
 		return -1;
-	(void)json_dumpf(j, out, JSON_COMPACT | JSON_PRESERVE_ORDER |
+	/* Failing without a write error, Jansson ran out of memory. */
+	rc = json_dumpf(j, out, JSON_COMPACT | JSON_PRESERVE_ORDER |
 	    JSON_ENCODE_ANY);
 	json_decref(j);
-	return 0;
+	return rc != 0 && !ferror(out) ? -1 : 0;
 }
 
 /*
@@ -204,7 +207,6 @@ static int
 speedscope_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 {
 	const char *prog = pdb_meta_get(db, "program");
-	json_t *name;
 	unsigned m;
 	int skip, nomem = 0, any = 0;
 
@@ -223,9 +225,8 @@ speedscope_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	}
 	fputs("],\"name\":", out);
 	/* A program name that is not UTF-8 is left out, as no name. */
-	if (prog == NULL || (name = json_string(prog)) == NULL)
-		name = json_string("profile");
-	nomem |= put_json(out, name);
+	nomem |= put_json(out, json_string(prog != NULL && is_utf8(prog) ?
+	    prog : "profile"));
 	fputs(",\"activeProfileIndex\":0,\"exporter\":\"ccstools\"}\n",
 	    out);
 	if (nomem)

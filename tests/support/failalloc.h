@@ -7,7 +7,9 @@
  * strdup, strndup, free), so every allocation that libprofdb, the format
  * modules or the tests make themselves comes through failalloc.c, which
  * can make the n-th one fail.  Allocations inside other libraries
- * (libc's own, zlib, Jansson, libxml2, cgraph) are not counted.
+ * (libc's own, zlib, Jansson, libxml2, cgraph) are not counted, but for
+ * Jansson's where a test gives it these functions
+ * (json_set_alloc_funcs(malloc, free) in test_sweeps.c).
  */
 #ifndef FAILALLOC_H
 #define FAILALLOC_H
