@@ -34,6 +34,7 @@
 #include "formats.h"
 #include "ghcjson.h"
 #include "ghcjson_stream.h"
+#include "jsonlib.h"
 
 /* Cost-centre id to index, sorted by id for bsearch. */
 struct idpair {
@@ -173,8 +174,13 @@ ghcjson_read(struct pdb_input *in, struct pdb *db,
 		free(data);
 		return rc;
 	}
+	pdb_json_watch();
 	root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(data);
+	if (pdb_json_failed() || (root == NULL && pdb_json_nomem(&jerr))) {
+		json_decref(root);
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	}
 	if (root == NULL) {
 		if (jerr.line > 0)
 			return pdb_seterr(db, PDB_EFORMAT, "%s:%d:%d: %s",

@@ -30,7 +30,7 @@
 
 #include "dynlib.h"
 #include "formats.h"
-#include "jsontext.h"
+#include "jsonlib.h"
 
 /* Generated from formats/html/viewer.js and viewer.css by the Makefile. */
 extern const unsigned char ccs_viewer_js[];

@@ -28,7 +28,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "formats.h"
-#include "jsontext.h"
+#include "jsonlib.h"
 
 #define JSON_FORMAT_NAME	"ccstools-profile"
 
@@ -612,8 +612,14 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 		head[start] = '[';
 		head[start + 1] = ']';
 		memcpy(head + start + 2, data + end, len - end);
+		pdb_json_watch();
 		doc = json_loadb(head, start + 2 + (len - end), 0, &err);
 		free(head);
+		if (pdb_json_failed() || (doc == NULL &&
+		    pdb_json_nomem(&err))) {
+			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+			goto out;
+		}
 		if (doc == NULL) {
 			rc = pdb_seterr(db, PDB_EFORMAT, "%s: byte %zu: %s",
 			    in->name, (size_t)err.position +
@@ -622,9 +628,15 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 			goto out;
 		}
 	} else {
+		pdb_json_watch();
 		doc = json_loadb(data, len, 0, &err);
 		free(data);
 		data = NULL;
+		if (pdb_json_failed() || (doc == NULL &&
+		    pdb_json_nomem(&err))) {
+			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+			goto out;
+		}
 		if (doc == NULL) {
 			rc = pdb_seterr(db, PDB_EFORMAT, "%s:%d:%d: %s",
 			    in->name, err.line, err.column, err.text);

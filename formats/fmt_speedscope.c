@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "formats.h"
+#include "jsonlib.h"
 
 /* Whether s is UTF-8, which a JSON string must be (a name from a file
  * need not). */
@@ -114,10 +115,11 @@ put_json(FILE *out, json_t *j)
 	if (j == NULL)
 		return -1;
 	/* Failing without a write error, Jansson ran out of memory. */
+	pdb_json_watch();
 	rc = json_dumpf(j, out, JSON_COMPACT | JSON_PRESERVE_ORDER |
 	    JSON_ENCODE_ANY);
 	json_decref(j);
-	return rc != 0 && !ferror(out) ? -1 : 0;
+	return pdb_json_failed() || (rc != 0 && !ferror(out)) ? -1 : 0;
 }
 
 /*

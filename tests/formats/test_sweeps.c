@@ -950,3 +950,84 @@ Test(alloc, every_allocation_of_the_jansson_writers, .timeout = 300)
 		jansson_sweep(files[i], &pdb_fmt_speedscope);
 	}
 }
+
+/* A profile as dump bytes, for comparing what was read. */
+static char *
+dump_of(struct pdb *db, size_t *len)
+{
+	char *buf = NULL;
+	FILE *out;
+
+	cr_assert((out = open_memstream(&buf, len)) != NULL);
+	cr_assert_eq(pdb_write(db, out, &pdb_fmt_ccsdump, NULL), PDB_OK,
+	    "%s", pdb_errmsg(db));
+	fclose(out);
+	return buf;
+}
+
+/*
+ * Reading JSON small enough for Jansson to parse whole, each allocation
+ * failing in turn, Jansson's own included: the profile is read as
+ * without failures, or the read fails with "out of memory" and every
+ * block freed.  Jansson's parser, out of memory, may drop a character
+ * of a string and go on, or report a syntax error: the readers watch
+ * its allocations (pdb_json_watch()).
+ */
+static void
+jansson_read_sweep(const char *path)
+{
+	struct pdb *db = load_tree(path);
+	char *want, *got, msg[1024];
+	size_t wantlen, gotlen, live;
+	unsigned long n, nomem = 0;
+	int rc;
+
+	json_set_alloc_funcs(malloc, free);
+	want = dump_of(db, &wantlen);
+	pdb_free(db);
+	for (n = 1;; n++) {
+		cr_assert(n < 1000000, "%s: no end to the allocations", path);
+		failalloc_track_begin();
+		failalloc_arm(n);
+		rc = (db = pdb_new()) == NULL ? PDB_ENOMEM :
+		    pdb_read_tree(db, path, NULL, NULL, NULL);
+		failalloc_arm(0);
+		snprintf(msg, sizeof(msg), "%s", db != NULL ?
+		    pdb_errmsg(db) : "out of memory");
+		if (rc == PDB_OK) {
+			got = dump_of(db, &gotlen);
+			cr_assert(gotlen == wantlen && memcmp(got, want,
+			    wantlen) == 0, "%s: allocation %lu failed, and the "
+			    "profile read is different", path, n);
+			free(got);
+		} else {
+			cr_assert_eq(rc, PDB_ENOMEM, "%s: allocation %lu: "
+			    "error %d: %s", path, n, rc, msg);
+			cr_assert(strstr(msg, "out of memory") != NULL,
+			    "%s: allocation %lu: '%s'", path, n, msg);
+			nomem++;
+		}
+		pdb_free(db);
+		live = failalloc_track_end();
+		cr_assert_eq(live, 0, "%s: allocation %lu failed: %zu blocks "
+		    "leaked", path, n, live);
+		if (!failalloc_fired())
+			break;
+	}
+	cr_assert_gt(nomem, 10, "%s: %lu failures of %lu allocations", path,
+	    nomem, n - 1);
+	free(want);
+}
+
+Test(alloc, every_allocation_of_reading_json_jansson_included,
+    .timeout = 300)
+{
+	struct blob b = converted_blob(GHC "mj.P.prof", "json", 0);
+	char *path = write_temp(b.data, b.len, ".json");
+
+	jansson_read_sweep(GHC "mj.json");
+	jansson_read_sweep(path);
+	unlink(path);
+	free(path);
+	free(b.data);
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * What the users of Jansson share.
+ *
+ * A document as text.  json_dumps() cannot be trusted out of
+ * memory: Jansson (2.14, and upstream as of this writing) ignores a
+ * failure to write an object's key and goes on, so the text it returns
+ * may lack a key and still look whole (akheron/jansson#655).  Dumped
+ * through a callback into a pdb_text, whose error sticks, every failure
+ * shows.
+ */
+#include "jsonlib.h"
+
+/* The allocator Jansson had before pdb_json_watch(), which does the
+ * work, and whether it failed since. */
+static json_malloc_t	 jansson_malloc;
+static int		 jansson_failed;
+
+static void *
+watch_malloc(size_t n)
+{
+	void *p = jansson_malloc(n);
+
+	if (p == NULL)
+		jansson_failed = 1;
+	return p;
+}
+
+void
+pdb_json_watch(void)
+{
+	json_malloc_t m;
+	json_free_t f;
+
+	/* Blocks of the allocator before stay freed by its free(). */
+	json_get_alloc_funcs(&m, &f);
+	if (m != watch_malloc) {
+		jansson_malloc = m;
+		json_set_alloc_funcs(watch_malloc, f);
+	}
+	jansson_failed = 0;
+}
+
+int
+pdb_json_failed(void)
+{
+	return jansson_failed;
+}
+
+static int
+to_text(const char *s, size_t n, void *arg)
+{
+	return pdb_text_add(arg, s, n);
+}
+
+int
+pdb_json_text(const json_t *doc, size_t flags, struct pdb_text *t)
+{
+	pdb_json_watch();
+	if (json_dump_callback(doc, to_text, t, flags) != 0 || t->err ||
+	    pdb_json_failed()) {
+		t->err = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A parse that ran out of memory may say so in its error's code, or,
+ * when Jansson could not even start (lex_init()), leave the error as it
+ * set it up, without a text; or report a syntax error, or nothing at
+ * all, and only pdb_json_watch() knows.
+ */
+int
+pdb_json_nomem(const json_error_t *err)
+{
+	return pdb_json_failed() ||
+	    json_error_code(err) == json_error_out_of_memory ||
+	    err->text[0] == '\0';
+}
