@@ -687,6 +687,29 @@ all_outputs(struct pdb *db, const struct pdb_sel *sel, int *rcp,
 }
 
 /*
+ * The verdict on a run whose n-th allocation failed (what names it): a
+ * success must give got, gotlen exactly as want, wantlen; a failure must
+ * be PDB_ENOMEM with msg saying "out of memory".  Returns whether it
+ * failed.
+ */
+static int
+failed_cleanly(const char *what, unsigned long n, int rc, const char *msg,
+    const char *got, size_t gotlen, const char *want, size_t wantlen)
+{
+	if (rc == PDB_OK) {
+		cr_assert(got != NULL && gotlen == wantlen && memcmp(got, want,
+		    wantlen) == 0, "%s: allocation %lu failed, and the output "
+		    "is different", what, n);
+		return 0;
+	}
+	cr_assert_eq(rc, PDB_ENOMEM, "%s: allocation %lu failed: error %d: "
+	    "%s", what, n, rc, msg);
+	cr_assert(strstr(msg, "out of memory") != NULL, "%s: allocation %lu: "
+	    "'%s'", what, n, msg);
+	return 1;
+}
+
+/*
  * Fail the n-th allocation, for every n, of reading path, projecting it
  * and writing every format: the result is PDB_ENOMEM with "out of
  * memory", or a success giving exactly the output of a run without
@@ -730,18 +753,8 @@ alloc_sweep(const char *path)
 			pdb_free(db);
 			break;
 		}
-		if (rc == PDB_OK)
-			cr_assert(got != NULL && gotlen == wantlen &&
-			    memcmp(got, want, wantlen) == 0,
-			    "%s: allocation %lu failed, and the output is "
-			    "different", path, n);
-		else {
-			cr_assert_eq(rc, PDB_ENOMEM, "%s: allocation %lu "
-			    "failed: error %d: %s", path, n, rc, errbuf);
-			cr_assert(strstr(errbuf, "out of memory") != NULL,
-			    "%s: allocation %lu: '%s'", path, n, errbuf);
-			nomem++;
-		}
+		nomem += failed_cleanly(path, n, rc, errbuf, got, gotlen, want,
+		    wantlen);
 		free(got);
 		pdb_free(db);
 	}
@@ -889,7 +902,7 @@ static void
 jansson_sweep(const char *path, const struct pdb_format *f)
 {
 	struct pdb *db = load_tree(path);
-	char *want = NULL, *got = NULL;
+	char *want = NULL, *got = NULL, what[512];
 	size_t wantlen = 0, gotlen = 0, live;
 	unsigned long n, nomem = 0;
 	FILE *out;
@@ -911,20 +924,9 @@ jansson_sweep(const char *path, const struct pdb_format *f)
 		fclose(out);
 		cr_assert_eq(live, 0, "%s, %s: allocation %lu failed: %zu "
 		    "blocks leaked", path, f->name, n, live);
-		if (rc == PDB_OK)
-			cr_assert(gotlen == wantlen && memcmp(got, want,
-			    wantlen) == 0, "%s, %s: allocation %lu failed, and "
-			    "the output is different:\n%.*s\n%.*s", path,
-			    f->name, n, (int)(gotlen < 600 ? gotlen : 600),
-			    got, (int)(wantlen < 600 ? wantlen : 600), want);
-		else {
-			cr_assert_eq(rc, PDB_ENOMEM, "%s, %s: allocation %lu: "
-			    "%s", path, f->name, n, pdb_errmsg(db));
-			cr_assert(strstr(pdb_errmsg(db), "out of memory") !=
-			    NULL, "%s, %s: '%s'", path, f->name,
-			    pdb_errmsg(db));
-			nomem++;
-		}
+		snprintf(what, sizeof(what), "%s, %s", path, f->name);
+		nomem += failed_cleanly(what, n, rc, pdb_errmsg(db), got,
+		    gotlen, want, wantlen);
 		free(got);
 		got = NULL;
 		if (!failalloc_fired())
@@ -994,19 +996,10 @@ jansson_read_sweep(const char *path)
 		failalloc_arm(0);
 		snprintf(msg, sizeof(msg), "%s", db != NULL ?
 		    pdb_errmsg(db) : "out of memory");
-		if (rc == PDB_OK) {
-			got = dump_of(db, &gotlen);
-			cr_assert(gotlen == wantlen && memcmp(got, want,
-			    wantlen) == 0, "%s: allocation %lu failed, and the "
-			    "profile read is different", path, n);
-			free(got);
-		} else {
-			cr_assert_eq(rc, PDB_ENOMEM, "%s: allocation %lu: "
-			    "error %d: %s", path, n, rc, msg);
-			cr_assert(strstr(msg, "out of memory") != NULL,
-			    "%s: allocation %lu: '%s'", path, n, msg);
-			nomem++;
-		}
+		got = rc == PDB_OK ? dump_of(db, &gotlen) : NULL;
+		nomem += failed_cleanly(path, n, rc, msg, got, gotlen, want,
+		    wantlen);
+		free(got);
 		pdb_free(db);
 		live = failalloc_track_end();
 		cr_assert_eq(live, 0, "%s: allocation %lu failed: %zu blocks "
