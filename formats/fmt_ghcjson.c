@@ -154,7 +154,7 @@ ghcjson_read(struct pdb_input *in, struct pdb *db,
 	char *data;
 	size_t len;
 	long have;
-	int rc;
+	int rc, nomem;
 
 	(void)opts;
 	/* A big file streams through yajl; Jansson would take ~1 KB a node. */
@@ -174,13 +174,10 @@ ghcjson_read(struct pdb_input *in, struct pdb *db,
 		free(data);
 		return rc;
 	}
-	pdb_json_watch();
-	root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+	root = pdb_json_load(data, len, JSON_REJECT_DUPLICATES, &jerr, &nomem);
 	free(data);
-	if (pdb_json_failed() || (root == NULL && pdb_json_nomem(&jerr))) {
-		json_decref(root);
+	if (nomem)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	}
 	if (root == NULL) {
 		if (jerr.line > 0)
 			return pdb_seterr(db, PDB_EFORMAT, "%s:%d:%d: %s",

@@ -97,14 +97,6 @@ text_copy(char *dst, size_t cap, const char *src)
 	dst[o] = '\0';
 }
 
-/* Put v into doc under key and return it, or NULL when v is NULL or
- * does not go in (then it is freed: json_object_set_new() takes it). */
-static json_t *
-put_new(json_t *doc, const char *key, json_t *v)
-{
-	return json_object_set_new(doc, key, v) == 0 ? v : NULL;
-}
-
 /* The data but its columns of numbers (cc, kids, values), which are
  * most of it; NULL when out of memory. */
 static json_t *
@@ -118,18 +110,18 @@ build_head(struct pdb *db)
 
 	/*
 	 * Each part is made as it goes into the document, so that one
-	 * json_decref() frees everything whatever failed (put_new()).
+	 * json_decref() frees everything whatever failed (pdb_json_put()).
 	 */
 	if ((doc = json_object()) == NULL)
 		return NULL;
-	if (put_new(doc, "program", jstr((k = pdb_meta_get(db,
+	if (pdb_json_put(doc, "program", jstr((k = pdb_meta_get(db,
 	    "program")) ? k : "")) == NULL ||
-	    put_new(doc, "command", jstr((k = pdb_meta_get(db,
+	    pdb_json_put(doc, "command", jstr((k = pdb_meta_get(db,
 	    "command")) ? k : "")) == NULL ||
-	    put_new(doc, "date", jstr((k = pdb_meta_get(db,
+	    pdb_json_put(doc, "date", jstr((k = pdb_meta_get(db,
 	    "date")) ? k : "")) == NULL ||
-	    (metrics = put_new(doc, "metrics", json_array())) == NULL ||
-	    (ccs = put_new(doc, "ccs", json_array())) == NULL)
+	    (metrics = pdb_json_put(doc, "metrics", json_array())) == NULL ||
+	    (ccs = pdb_json_put(doc, "ccs", json_array())) == NULL)
 		goto fail;
 	for (m = 0; m < nm; m++) {
 		const struct pdb_metric *mt = pdb_metric(db, m);
@@ -206,17 +198,17 @@ put_data(struct pdb *db, FILE *out)
 	struct pdb_text head = { NULL, 0, 0, 0 }, t = { NULL, 0, 0, 0 };
 	unsigned m, nm = pdb_metric_count(db);
 	size_t i;
-	int rc = -1;
+	int dumped, rc = -1;
 
 	if ((doc = build_head(db)) == NULL)
 		return -1;
-	rc = pdb_json_text(doc, JSON_COMPACT | JSON_PRESERVE_ORDER, &head);
+	dumped = pdb_json_text(doc, JSON_COMPACT | JSON_PRESERVE_ORDER,
+	    &head) == 0;
 	json_decref(doc);
-	if (rc != 0 || head.len < 1) {
+	if (!dumped || head.len < 1) {
 		free(head.p);
 		return -1;
 	}
-	rc = -1;
 	/* All but its closing brace. */
 	for (i = 0; i + 1 < head.len; i++) {
 		if (head.p[i] == '<')

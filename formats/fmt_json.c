@@ -85,14 +85,6 @@ jstr(const char *s)
 	return o;
 }
 
-/* Put v into doc under key and return it, or NULL when v is NULL or
- * does not go in (then it is freed: json_object_set_new() takes it). */
-static json_t *
-put_new(json_t *doc, const char *key, json_t *v)
-{
-	return json_object_set_new(doc, key, v) == 0 ? v : NULL;
-}
-
 /*
  * The document but its nodes, which come last; NULL when out of memory.
  * The nodes are numbers only and most of the file: they are written as
@@ -112,16 +104,17 @@ build(struct pdb *db)
 
 	/*
 	 * Each part is made as it goes into the document, so that one
-	 * json_decref() frees everything whatever failed (put_new()).
+	 * json_decref() frees everything whatever failed (pdb_json_put()).
 	 */
 	if ((doc = json_object()) == NULL)
 		return NULL;
-	if (put_new(doc, "format", json_string(JSON_FORMAT_NAME)) == NULL ||
-	    put_new(doc, "version", json_integer(1)) == NULL ||
-	    (meta = put_new(doc, "metadata", json_object())) == NULL ||
-	    (metrics = put_new(doc, "metrics", json_array())) == NULL ||
-	    (modules = put_new(doc, "modules", json_array())) == NULL ||
-	    (ccs = put_new(doc, "cost_centres", json_array())) == NULL) {
+	if (pdb_json_put(doc, "format", json_string(JSON_FORMAT_NAME)) ==
+	    NULL || pdb_json_put(doc, "version", json_integer(1)) == NULL ||
+	    (meta = pdb_json_put(doc, "metadata", json_object())) == NULL ||
+	    (metrics = pdb_json_put(doc, "metrics", json_array())) == NULL ||
+	    (modules = pdb_json_put(doc, "modules", json_array())) == NULL ||
+	    (ccs = pdb_json_put(doc, "cost_centres", json_array())) ==
+	    NULL) {
 		json_decref(doc);
 		return NULL;
 	}
@@ -591,7 +584,7 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 	const char *key;
 	char *data = NULL, *head, *s1 = NULL, *s2 = NULL;
 	struct nodes n;
-	int rc = PDB_OK, stream;
+	int rc = PDB_OK, stream, nomem;
 
 	(void)opts;
 	memset(&n, 0, sizeof(n));
@@ -612,11 +605,10 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 		head[start] = '[';
 		head[start + 1] = ']';
 		memcpy(head + start + 2, data + end, len - end);
-		pdb_json_watch();
-		doc = json_loadb(head, start + 2 + (len - end), 0, &err);
+		doc = pdb_json_load(head, start + 2 + (len - end), 0, &err,
+		    &nomem);
 		free(head);
-		if (pdb_json_failed() || (doc == NULL &&
-		    pdb_json_nomem(&err))) {
+		if (nomem) {
 			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 			goto out;
 		}
@@ -628,12 +620,10 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 			goto out;
 		}
 	} else {
-		pdb_json_watch();
-		doc = json_loadb(data, len, 0, &err);
+		doc = pdb_json_load(data, len, 0, &err, &nomem);
 		free(data);
 		data = NULL;
-		if (pdb_json_failed() || (doc == NULL &&
-		    pdb_json_nomem(&err))) {
+		if (nomem) {
 			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 			goto out;
 		}

@@ -67,16 +67,32 @@ pdb_json_text(const json_t *doc, size_t flags, struct pdb_text *t)
 	return 0;
 }
 
+json_t *
+pdb_json_put(json_t *doc, const char *key, json_t *v)
+{
+	return json_object_set_new(doc, key, v) == 0 ? v : NULL;
+}
+
 /*
  * A parse that ran out of memory may say so in its error's code, or,
  * when Jansson could not even start (lex_init()), leave the error as it
- * set it up, without a text; or report a syntax error, or nothing at
- * all, and only pdb_json_watch() knows.
+ * set it up, without a text; or report a syntax error, or succeed with
+ * a string cut short, and only the watch knows.
  */
-int
-pdb_json_nomem(const json_error_t *err)
+json_t *
+pdb_json_load(const char *s, size_t len, size_t flags, json_error_t *err,
+    int *nomem)
 {
-	return pdb_json_failed() ||
-	    json_error_code(err) == json_error_out_of_memory ||
-	    err->text[0] == '\0';
+	json_t *doc;
+
+	pdb_json_watch();
+	doc = json_loadb(s, len, flags, err);
+	*nomem = pdb_json_failed() || (doc == NULL &&
+	    (json_error_code(err) == json_error_out_of_memory ||
+	    err->text[0] == '\0'));
+	if (*nomem) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
 }

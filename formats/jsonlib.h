@@ -2,8 +2,9 @@
 /*
  * Copyright (c) 2026 The ccstools authors
  *
- * What the users of Jansson share (jsonlib.c): a document as text, for
- * the writers that build one, and a failure for memory told apart.
+ * What the users of Jansson share (jsonlib.c): documents built a part
+ * at a time, dumped as text and parsed, with every failure for memory
+ * told apart.
  */
 #ifndef JSONLIB_H
 #define JSONLIB_H
@@ -15,23 +16,38 @@
 #include "formats.h"
 
 /*
+ * Put v into doc under key and return it, or NULL when v is NULL or does
+ * not go in (then it is freed: json_object_set_new() takes it).  A
+ * document made a part at a time this way is freed whole by one
+ * json_decref() whatever failed.
+ */
+json_t	*pdb_json_put(json_t *doc, const char *key, json_t *v);
+
+/*
+ * Jansson does not always say when it runs out of memory: its parser
+ * may drop a character of a string it cannot grow and go on, or report
+ * a syntax error, and json_dumps() may leave out a key.  The functions
+ * below watch its allocations (its own allocator still does the work)
+ * and say so.  Jansson's allocator is one for the process, so this is
+ * not for two threads at once.
+ */
+
+/*
  * Append doc, dumped with Jansson's flags, to t.  Returns 0, or -1 when
  * out of memory (and then t->err is set).
  */
 int	 pdb_json_text(const json_t *doc, size_t flags, struct pdb_text *t);
 
 /*
- * Jansson does not always say when it runs out of memory: its parser
- * drops a character of a string it cannot grow, and json_dumps() a key.
- * pdb_json_watch() starts watching its allocations (its own allocator
- * still does the work) and pdb_json_failed() says whether one failed
- * since.  Jansson's allocator is one for the process, so this is not
- * for two threads at once.
+ * json_loadb() of the len bytes at s: the document, or NULL with *nomem
+ * set when Jansson ran out of memory, and clear when s is not JSON (err
+ * says why and where).
  */
+json_t	*pdb_json_load(const char *s, size_t len, size_t flags,
+	    json_error_t *err, int *nomem);
+
+/* Start watching Jansson's allocations; whether one failed since. */
 void	 pdb_json_watch(void);
 int	 pdb_json_failed(void);
-
-/* Whether a json_load*() that failed with err ran out of memory. */
-int	 pdb_json_nomem(const json_error_t *err);
 
 #endif /* JSONLIB_H */
