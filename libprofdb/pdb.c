@@ -331,6 +331,17 @@ table_reserve(struct pdb *db, uint32_t **t, size_t *cap, size_t min,
 	return PDB_OK;
 }
 
+/* Enter index idx, of hash h, in table t of cap slots, which has room. */
+static void
+table_put(uint32_t *t, size_t cap, uint64_t h, uint32_t idx)
+{
+	size_t i, mask = cap - 1;
+
+	for (i = (size_t)h & mask; t[i] != PDB_NONE; i = (i + 1) & mask)
+		;
+	t[i] = idx;
+}
+
 /* ---- modules ---- */
 
 /*
@@ -344,12 +355,9 @@ static void
 mod_hash_insert(struct pdb *db, uint32_t mod)
 {
 	const char *name = db->modules[mod];
-	size_t i, mask = db->mod_hash_cap - 1;
 
-	i = (size_t)pdbi_hash_bytes(name, strlen(name), 0) & mask;
-	while (db->mod_hash[i] != PDB_NONE)
-		i = (i + 1) & mask;
-	db->mod_hash[i] = mod;
+	table_put(db->mod_hash, db->mod_hash_cap,
+	    pdbi_hash_bytes(name, strlen(name), 0), mod);
 }
 
 static int
@@ -436,12 +444,9 @@ static void
 cc_hash_insert(struct pdb *db, uint32_t cc)
 {
 	const struct pdbi_ccrec *r = &db->ccs[cc];
-	size_t i, mask = db->cc_hash_cap - 1;
 
-	i = cc_key_hash(r->label, db->modules[r->module], r->src) & mask;
-	while (db->cc_hash[i] != PDB_NONE)
-		i = (i + 1) & mask;
-	db->cc_hash[i] = cc;
+	table_put(db->cc_hash, db->cc_hash_cap,
+	    cc_key_hash(r->label, db->modules[r->module], r->src), cc);
 }
 
 static int
