@@ -76,30 +76,35 @@ label_prefix(const char *s)
 	return k;
 }
 
-static const struct pdb *sort_db;
+struct modname {
+	const char	*name;
+	uint32_t	 mod;
+};
 
 static int
-cmp_module_names(const void *a, const void *b)
+cmp_modnames(const void *a, const void *b)
 {
-	return strcmp(pdb_module_name(sort_db, *(const uint32_t *)a),
-	    pdb_module_name(sort_db, *(const uint32_t *)b));
+	return strcmp(((const struct modname *)a)->name,
+	    ((const struct modname *)b)->name);
 }
 
 /* Each module's place among the module names; equal names, one place. */
 static uint32_t *
 module_ranks(const struct pdb *db)
 {
-	uint32_t i, nm = pdb_module_count(db), *order, *rank;
+	uint32_t i, nm = pdb_module_count(db), *rank;
+	struct modname *order;
 
 	order = xcalloc(nm ? nm : 1, sizeof(*order));
 	rank = xcalloc(nm ? nm : 1, sizeof(*rank));
-	for (i = 0; i < nm; i++)
-		order[i] = i;
-	sort_db = db;
-	qsort(order, nm, sizeof(*order), cmp_module_names);
+	for (i = 0; i < nm; i++) {
+		order[i].name = pdb_module_name(db, i);
+		order[i].mod = i;
+	}
+	qsort(order, nm, sizeof(*order), cmp_modnames);
 	for (i = 1; i < nm; i++)
-		rank[order[i]] = rank[order[i - 1]] +
-		    (cmp_module_names(&order[i - 1], &order[i]) != 0);
+		rank[order[i].mod] = rank[order[i - 1].mod] +
+		    (cmp_modnames(&order[i - 1], &order[i]) != 0);
 	free(order);
 	return rank;
 }
