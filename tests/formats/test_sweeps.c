@@ -889,6 +889,20 @@ Test(alloc, every_allocation_of_binary_and_json, .timeout = 900)
 	    "json", 0), ".json");
 }
 
+/* db written in format f, without failures; *len bytes. */
+static char *
+written(struct pdb *db, const struct pdb_format *f, size_t *len)
+{
+	char *buf = NULL;
+	FILE *out;
+
+	cr_assert((out = open_memstream(&buf, len)) != NULL);
+	cr_assert_eq(pdb_write(db, out, f, NULL), PDB_OK, "%s: %s", f->name,
+	    pdb_errmsg(db));
+	fclose(out);
+	return buf;
+}
+
 /*
  * The writers built on Jansson, with Jansson's own allocations failing
  * too: they are otherwise not counted (failalloc.h), and a part made but
@@ -902,17 +916,14 @@ static void
 jansson_sweep(const char *path, const struct pdb_format *f)
 {
 	struct pdb *db = load_tree(path);
-	char *want = NULL, *got = NULL, what[512];
-	size_t wantlen = 0, gotlen = 0, live;
+	char *want, *got = NULL, what[512];
+	size_t wantlen, gotlen = 0, live;
 	unsigned long n, nomem = 0;
 	FILE *out;
 	int rc;
 
 	json_set_alloc_funcs(malloc, free);
-	cr_assert((out = open_memstream(&want, &wantlen)) != NULL);
-	cr_assert_eq(pdb_write(db, out, f, NULL), PDB_OK, "%s: %s", path,
-	    pdb_errmsg(db));
-	fclose(out);
+	want = written(db, f, &wantlen);
 	for (n = 1;; n++) {
 		cr_assert(n < 1000000, "%s: no end to the allocations", path);
 		cr_assert((out = open_memstream(&got, &gotlen)) != NULL);
@@ -953,20 +964,6 @@ Test(alloc, every_allocation_of_the_jansson_writers, .timeout = 300)
 	}
 }
 
-/* A profile as dump bytes, for comparing what was read. */
-static char *
-dump_of(struct pdb *db, size_t *len)
-{
-	char *buf = NULL;
-	FILE *out;
-
-	cr_assert((out = open_memstream(&buf, len)) != NULL);
-	cr_assert_eq(pdb_write(db, out, &pdb_fmt_ccsdump, NULL), PDB_OK,
-	    "%s", pdb_errmsg(db));
-	fclose(out);
-	return buf;
-}
-
 /*
  * Reading JSON small enough for Jansson to parse whole, each allocation
  * failing in turn, Jansson's own included: the profile is read as
@@ -980,12 +977,12 @@ jansson_read_sweep(const char *path)
 {
 	struct pdb *db = load_tree(path);
 	char *want, *got, msg[1024];
-	size_t wantlen, gotlen, live;
+	size_t wantlen, gotlen = 0, live;
 	unsigned long n, nomem = 0;
 	int rc;
 
 	json_set_alloc_funcs(malloc, free);
-	want = dump_of(db, &wantlen);
+	want = written(db, &pdb_fmt_ccsdump, &wantlen);
 	pdb_free(db);
 	for (n = 1;; n++) {
 		cr_assert(n < 1000000, "%s: no end to the allocations", path);
@@ -996,7 +993,8 @@ jansson_read_sweep(const char *path)
 		failalloc_arm(0);
 		snprintf(msg, sizeof(msg), "%s", db != NULL ?
 		    pdb_errmsg(db) : "out of memory");
-		got = rc == PDB_OK ? dump_of(db, &gotlen) : NULL;
+		got = rc == PDB_OK ? written(db, &pdb_fmt_ccsdump, &gotlen) :
+		    NULL;
 		nomem += failed_cleanly(path, n, rc, msg, got, gotlen, want,
 		    wantlen);
 		free(got);
