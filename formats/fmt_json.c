@@ -29,6 +29,7 @@
 
 #include "formats.h"
 #include "jsonlib.h"
+#include "yajlguard.h"
 
 #define JSON_FORMAT_NAME	"ccstools-profile"
 
@@ -485,34 +486,29 @@ nodes_of_text(struct nodes *n, const unsigned char *text, size_t len,
     size_t off)
 {
 	struct stream s = { n, 0, 0, 0, 0, 0 };
-	yajl_handle h;
-	yajl_status st;
-	unsigned char *msg;
+	struct pdb_yajl y;
+	yajl_status st = yajl_status_error;
 	char why[160];
 	int rc;
 
-	if ((h = yajl_alloc(&stream_callbacks, NULL, &s)) == NULL)
-		return pdb_seterr(n->db, PDB_ENOMEM, "out of memory");
-	if ((st = yajl_parse(h, text, len)) == yajl_status_ok)
-		st = yajl_complete_parse(h);
+	if (pdb_yajl_open(&y, &stream_callbacks, &s) == 0 &&
+	    (st = pdb_yajl_parse(&y, text, len)) == yajl_status_ok)
+		st = pdb_yajl_complete(&y);
 	if (s.rc != 0)
 		rc = s.rc;
+	else if (y.nomem)
+		rc = pdb_seterr(n->db, PDB_ENOMEM, "out of memory");
 	else if (st != yajl_status_ok) {
-		/* yajl's message ends in a newline. */
-		msg = yajl_get_error(h, 0, text, len);
-		snprintf(why, sizeof(why), "%s", msg != NULL ?
-		    (const char *)msg : "parse error");
-		if (msg != NULL)
-			yajl_free_error(h, msg);
-		why[strcspn(why, "\n")] = '\0';
-		rc = pdb_seterr(n->db, PDB_EFORMAT, "%s: byte %zu: nodes: %s",
-		    n->in->name, off + yajl_get_bytes_consumed(h), why);
+		pdb_yajl_message(&y, text, len, why, sizeof(why));
+		rc = y.nomem ? pdb_seterr(n->db, PDB_ENOMEM, "out of memory") :
+		    pdb_seterr(n->db, PDB_EFORMAT, "%s: byte %zu: nodes: %s",
+		    n->in->name, off + yajl_get_bytes_consumed(y.h), why);
 	} else if (n->i == 0)
 		rc = pdb_seterr(n->db, PDB_EFORMAT, "%s: no nodes",
 		    n->in->name);
 	else
 		rc = 0;
-	yajl_free(h);
+	pdb_yajl_close(&y);
 	return rc;
 }
 

@@ -48,6 +48,7 @@
 
 #include "ghcjson.h"
 #include "ghcjson_stream.h"
+#include "yajlguard.h"
 
 #define CHUNK		((size_t)64 * 1024)
 
@@ -1155,21 +1156,17 @@ not_space(const unsigned char *chunk, size_t from, size_t len)
 
 /* yajl's message for where it stopped, as "file:line:column: text". */
 static int
-syntax_error(struct js *j, yajl_handle h, const unsigned char *chunk,
+syntax_error(struct js *j, struct pdb_yajl *y, const unsigned char *chunk,
     size_t len)
 {
-	unsigned char *msg;
 	char text[160];
-	size_t n, at = yajl_get_bytes_consumed(h);
+	size_t n, at = yajl_get_bytes_consumed(y->h);
 
-	msg = yajl_get_error(h, 0, chunk, len);
-	snprintf(text, sizeof(text), "%s", msg != NULL ? (char *)msg :
-	    "parse error");
-	if (msg != NULL)
-		yajl_free_error(h, msg);
+	pdb_yajl_message(y, chunk, len, text, sizeof(text));
+	if (y->nomem)
+		return pdb_seterr(j->db, PDB_ENOMEM, "out of memory");
 	n = strlen(text);
-	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' ' ||
-	    text[n - 1] == '.'))
+	while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '.'))
 		text[--n] = '\0';
 	if (at > len)
 		at = len;
@@ -1182,9 +1179,10 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
     const struct pdb_sink *sink)
 {
 	struct js j;
-	yajl_handle h;
+	struct pdb_yajl y;
 	yajl_status st = yajl_status_ok;
 	const unsigned char *chunk;
+	const char *why;
 	size_t len, i, bad, ws, sg;
 	long got;
 	int rc = 0;
@@ -1197,9 +1195,11 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 	j.caps = -1;
 	j.line = 1;
 	j.linestart = pdb_in_offset(in);
-	if ((h = yajl_alloc(&callbacks, NULL, &j)) == NULL)
+	if (pdb_yajl_open(&y, &callbacks, &j) != 0) {
+		pdb_yajl_close(&y);
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	j.h = h;
+	}
+	j.h = y.h;
 	for (;;) {
 		if (in->pos >= in->len) {
 			if ((got = pdb_in_fill(in, CHUNK)) < 0) {
@@ -1219,13 +1219,13 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 		ws = ff_or_vt(chunk, len);
 		sg = surrogates(&j, chunk, len);
 		bad = ws < sg ? ws : sg;
-		st = yajl_parse(h, chunk, bad);
+		why = ws < sg ? "invalid token (form feed or vertical tab)" :
+		    "invalid Unicode escape (an unpaired surrogate)";
+		st = pdb_yajl_parse(&y, chunk, bad);
 		if (st != yajl_status_ok)
 			break;
 		if (bad < len) {
-			rc = text_error(&j, bad, bad == ws ? "invalid token "
-			    "(form feed or vertical tab)" : "invalid Unicode "
-			    "escape (an unpaired surrogate)");
+			rc = text_error(&j, bad, why);
 			goto out;
 		}
 		if (j.closed && (i = not_space(chunk, j.closed == 1 ?
@@ -1243,7 +1243,11 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 		chunk = in->buf + in->pos;
 		len = 0;
 		j.chunkbase = pdb_in_offset(in);
-		st = yajl_complete_parse(h);
+		st = pdb_yajl_complete(&y);
+	}
+	if (y.nomem) {
+		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		goto out;
 	}
 	if (st == yajl_status_client_canceled) {
 		rc = j.rc ? j.rc : pdb_seterr(db, PDB_EFORMAT, "%s: stopped",
@@ -1251,7 +1255,7 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 		goto out;
 	}
 	if (st != yajl_status_ok) {
-		rc = syntax_error(&j, h, chunk, len);
+		rc = syntax_error(&j, &y, chunk, len);
 		goto out;
 	}
 	if (!j.ccs_seen) {
@@ -1274,7 +1278,7 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 		goto out;
 	rc = sink->end != NULL ? sink->end(sink->arg, db) : PDB_OK;
 out:
-	yajl_free(h);
+	pdb_yajl_close(&y);
 	free(j.stack);
 	free(j.key);
 	free(j.keys);
