@@ -347,7 +347,7 @@ pdb_prune(struct pdb *db, const struct pdb_threshold *th, size_t nth,
 	uint64_t removed;
 	uint32_t maxdepth, cc, n;
 	unsigned j, m, nm = db->nmetrics;
-	size_t i, cap;
+	size_t i, cap, cap0;
 	int rc = PDB_ENOMEM;
 
 	if (rep != NULL)
@@ -425,14 +425,19 @@ pdb_prune(struct pdb *db, const struct pdb_threshold *th, size_t nth,
 			goto out;
 		}
 	}
+	/*
+	 * A packed column's room, at the wider type, is for fewer elements;
+	 * the room every column has is the least of them, each counted from
+	 * the room all had (cap0), as the test above counted it.
+	 */
+	cap0 = db->capvals;
 	for (j = 0; j < p.ncost; j++) {
 		m = p.cost[j];
 		if (!p.packed[m]) {
 			fold(&p, j, 1);
 			continue;
 		}
-		/* Its room, at the wider type, is for fewer elements. */
-		cap = db->capvals * db->cols[m].size / pdbi_type_size(p.to[j]);
+		cap = cap0 * db->cols[m].size / pdbi_type_size(p.to[j]);
 		dropped[m] = fold_packed(&p, j);
 		db->capvals = cap < db->capvals ? cap : db->capvals;
 	}

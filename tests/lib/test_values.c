@@ -195,6 +195,53 @@ Test(values, few_wide_values_escape)
 	pdb_free(db);
 }
 
+/*
+ * Pruning folds several columns into a wider type where the nodes kept
+ * fit in the room the narrow columns had; the room left for each is
+ * counted from what all had, not from what the column before left: a
+ * later widening then writes within its column (an overflow under
+ * SAN=1 when three columns shrank the room three times).
+ */
+Test(values, room_after_pruning_packs_several_columns)
+{
+	struct pdb *db = pdb_new();
+	const char *excluded[] = { "L" };
+	uint32_t mod, r, k, l, ccs[3], n, j;
+	unsigned m;
+
+	cr_assert(db != NULL);
+	cr_assert(pdb_module_add(db, "M", &mod) == PDB_OK);
+	for (m = 0; m < 3; m++) {
+		cr_assert(pdb_metric_add(db, m == 0 ? "a" : m == 1 ? "b" : "c",
+		    "", PDB_COST, 0, NULL) == PDB_OK);
+		cr_assert(pdb_cc_add(db, m == 0 ? "R" : m == 1 ? "K" : "L",
+		    mod, "", 0, -1, &ccs[m]) == PDB_OK);
+	}
+	/* 200 + 200 folds to 400: each column from 8 to 16 bits. */
+	cr_assert(pdb_root_new(db, ccs[0], &r) == PDB_OK);
+	for (j = 0; j < 511; j++) {
+		cr_assert(pdb_node_append(db, r, ccs[1], &k) == PDB_OK);
+		cr_assert(pdb_node_append(db, k, ccs[2], &l) == PDB_OK);
+		for (m = 0; m < 3; m++) {
+			cr_assert(pdb_node_set_value(db, k, m, 200) == PDB_OK);
+			cr_assert(pdb_node_set_value(db, l, m, 200) == PDB_OK);
+		}
+	}
+	cr_assert(pdb_prune(db, NULL, 0, excluded, 1, NULL) == PDB_OK, "%s",
+	    pdb_errmsg(db));
+	cr_assert_eq(pdb_node_count(db), 512);
+	/* Past what escapes: the column widens to 64 bits. */
+	for (n = 1; n < 512; n++)
+		cr_assert(pdb_node_set_value(db, n, 0, ((int64_t)1 << 40) + n) ==
+		    PDB_OK, "%s", pdb_errmsg(db));
+	for (n = 1; n < 512; n++)
+		for (m = 0; m < 3; m++)
+			cr_assert_eq(pdb_node_value(db, n, m), m == 0 ?
+			    ((int64_t)1 << 40) + n : 400, "node %u, metric %u",
+			    n, m);
+	pdb_free(db);
+}
+
 /* Escaping needs memory too: without, nothing changes. */
 Test(values, failed_escape_changes_nothing)
 {
