@@ -223,6 +223,19 @@ json_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 
 /* ---- reading ---- */
 
+/* The value of hex digit c, or -1. */
+static int
+hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /*
  * The string value of j (a string or {"hex"}), malloc'd, or NULL with
  * errno ENOMEM when out of memory and EINVAL when j is no such string.
@@ -246,10 +259,9 @@ unjstr(const json_t *j)
 	if ((s = malloc(n / 2 + 1)) == NULL)
 		return NULL;
 	for (i = 0; i < n / 2; i++) {
-		unsigned hi, lo;
+		int hi = hex_digit(h[2 * i]), lo = hex_digit(h[2 * i + 1]);
 
-		if (sscanf(h + 2 * i, "%1x%1x", &hi, &lo) != 2 ||
-		    (hi == 0 && lo == 0)) {
+		if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
 			free(s);
 			goto bad;
 		}
@@ -379,41 +391,58 @@ nodes_of_doc(struct nodes *n, json_t *j)
 
 /* ---- the nodes through yajl ---- */
 
+/*
+ * A node is judged when its array ends, as nodes_of_doc() judges it:
+ * the number of fields first, then the cost centre and child count,
+ * then the values, so that both readers give the same error.
+ */
 struct stream {
 	struct nodes	*n;
-	int		 level;		/* 1 in the nodes' array, 2 in a node */
-	size_t		 k;		/* the field of the node next */
-	json_int_t	 c, kids;
+	int		 level;		/* 1 in the nodes' array, 2 in a node,
+					   more inside one of its fields */
+	size_t		 k;		/* the node's fields so far */
+	size_t		 bad;		/* its first field that is no integer,
+					   or SIZE_MAX */
+	int64_t		 c, kids;
 	int		 rc;		/* the error, when a callback stopped */
 };
 
-/* Anything but an integer or an array where a node or its field is. */
+/* A field of the node: the integer v, or (integer 0) anything else. */
+static int
+s_field(struct stream *s, int integer, int64_t v)
+{
+	size_t k;
+
+	if (s->level < 2) {
+		s->rc = row_error(s->n);	/* a node that is no array */
+		return 0;
+	}
+	if (s->level > 2)
+		return 1;			/* inside a field */
+	k = s->k++;
+	if (!integer) {
+		if (s->bad == SIZE_MAX)
+			s->bad = k;
+	} else if (k == 0)
+		s->c = v;
+	else if (k == 1)
+		s->kids = v;
+	else if (k - 2 < s->n->nm)
+		s->n->vals[k - 2] = v;
+	return 1;
+}
+
 static int
 s_other(void *arg)
 {
-	struct stream *s = arg;
-
-	if (s->level == 2 && s->k >= 2 && s->k < s->n->nm + 2)
-		s->rc = pdb_seterr(s->n->db, PDB_EFORMAT, "%s: nodes[%zu]: "
-		    "value %zu is not an integer", s->n->in->name, s->n->i,
-		    s->k - 2);
-	else
-		s->rc = row_error(s->n);
-	return 0;
+	return s_field(arg, 0, 0);
 }
 
 static int
 s_boolean(void *arg, int b)
 {
 	(void)b;
-	return s_other(arg);
-}
-
-static int
-s_double(void *arg, double d)
-{
-	(void)d;
-	return s_other(arg);
+	return s_field(arg, 0, 0);
 }
 
 static int
@@ -421,32 +450,55 @@ s_string(void *arg, const unsigned char *str, size_t len)
 {
 	(void)str;
 	(void)len;
-	return s_other(arg);
+	return s_field(arg, 0, 0);
+}
+
+/* Numbers as Jansson takes them: an integer down to -2^63. */
+static int
+s_number(void *arg, const char *text, size_t len)
+{
+	struct stream *s = arg;
+	int64_t v;
+
+	switch (pdb_json_integer(text, len, &v)) {
+	case 1:
+		return s_field(s, 1, v);
+	case 0:
+		return s_field(s, 0, 0);
+	}
+	s->rc = pdb_seterr(s->n->db, PDB_EFORMAT, "%s: nodes[%zu]: integer "
+	    "out of range", s->n->in->name, s->n->i);
+	return 0;
+}
+
+static int
+s_start(struct stream *s)
+{
+	if (s->level == 2 && !s_field(s, 0, 0))
+		return 0;
+	s->level++;
+	return 1;
+}
+
+static int
+s_start_map(void *arg)
+{
+	struct stream *s = arg;
+
+	if (s->level == 1) {
+		s->rc = row_error(s->n);
+		return 0;
+	}
+	return s_start(s);
 }
 
 static int
 s_map_key(void *arg, const unsigned char *key, size_t len)
 {
+	(void)arg;
 	(void)key;
 	(void)len;
-	return s_other(arg);
-}
-
-static int
-s_integer(void *arg, long long v)
-{
-	struct stream *s = arg;
-
-	if (s->level != 2 || s->k >= s->n->nm + 2)
-		return s_other(arg);
-	if (s->k == 0)
-		s->c = v;
-	else if (s->k == 1)
-		s->kids = v;
-	else
-		s->n->vals[s->k - 2] = v;
-	s->k++;
-	return 1;
+	return 1;	/* inside a field */
 }
 
 static int
@@ -454,30 +506,36 @@ s_start_array(void *arg)
 {
 	struct stream *s = arg;
 
-	if (++s->level > 2)
-		return s_other(arg);
-	s->k = 0;
-	return 1;
+	if (s->level == 1) {
+		s->level = 2;
+		s->k = 0;
+		s->bad = SIZE_MAX;
+		return 1;
+	}
+	return s_start(s);
 }
 
 static int
-s_end_array(void *arg)
+s_end(void *arg)
 {
 	struct stream *s = arg;
+	struct nodes *n = s->n;
 
-	if (s->level-- == 2) {
-		if (s->k != s->n->nm + 2)
-			return s_other(arg);
-		if ((s->rc = node_add(s->n, s->c, s->kids, UINT32_MAX)) != 0)
-			return 0;
-	}
-	return 1;
+	if (s->level-- != 2)
+		return 1;
+	if (s->k != n->nm + 2 || s->bad < 2)
+		s->rc = row_error(n);
+	else if (s->bad != SIZE_MAX)
+		s->rc = pdb_seterr(n->db, PDB_EFORMAT, "%s: nodes[%zu]: value "
+		    "%zu is not an integer", n->in->name, n->i, s->bad - 2);
+	else
+		s->rc = node_add(n, s->c, s->kids, UINT32_MAX);
+	return s->rc == 0;
 }
 
-/* null, an object's start and end take only the context: s_other(). */
 static const yajl_callbacks stream_callbacks = {
-	s_other, s_boolean, s_integer, s_double, NULL, s_string,
-	s_other, s_map_key, s_other, s_start_array, s_end_array
+	s_other, s_boolean, NULL, NULL, s_number, s_string,
+	s_start_map, s_map_key, s_end, s_start_array, s_end
 };
 
 /* The nodes' array, text[0, len), at byte off of the file. */
@@ -485,12 +543,18 @@ static int
 nodes_of_text(struct nodes *n, const unsigned char *text, size_t len,
     size_t off)
 {
-	struct stream s = { n, 0, 0, 0, 0, 0 };
+	struct stream s = { n, 0, 0, 0, 0, 0, 0 };
 	struct pdb_yajl y;
 	yajl_status st = yajl_status_error;
 	char why[160];
+	size_t at;
 	int rc;
 
+	/* yajl would take them for white space (pdb_json_ff_or_vt()). */
+	if ((at = pdb_json_ff_or_vt(text, len)) < len)
+		return pdb_seterr(n->db, PDB_EFORMAT, "%s: byte %zu: nodes: "
+		    "invalid token (form feed or vertical tab)", n->in->name,
+		    off + at);
 	if (pdb_yajl_open(&y, &stream_callbacks, &s) == 0 &&
 	    (st = pdb_yajl_parse(&y, text, len)) == yajl_status_ok)
 		st = pdb_yajl_complete(&y);
@@ -601,8 +665,8 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 		head[start] = '[';
 		head[start + 1] = ']';
 		memcpy(head + start + 2, data + end, len - end);
-		doc = pdb_json_load(head, start + 2 + (len - end), 0, &err,
-		    &nomem);
+		doc = pdb_json_load(head, start + 2 + (len - end),
+		    JSON_REJECT_DUPLICATES, &err, &nomem);
 		free(head);
 		if (nomem) {
 			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
@@ -616,7 +680,8 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 			goto out;
 		}
 	} else {
-		doc = pdb_json_load(data, len, 0, &err, &nomem);
+		doc = pdb_json_load(data, len, JSON_REJECT_DUPLICATES, &err,
+		    &nomem);
 		free(data);
 		data = NULL;
 		if (nomem) {

@@ -48,6 +48,7 @@
 
 #include "ghcjson.h"
 #include "ghcjson_stream.h"
+#include "jsonlib.h"
 #include "yajlguard.h"
 
 #define CHUNK		((size_t)64 * 1024)
@@ -135,6 +136,8 @@ struct js {
 	int		 rc;		/* our error, when a callback stopped */
 	unsigned char	 esc[12];	/* an escape cut by a chunk's end */
 	size_t		 nesc;
+	size_t		 esc_back;	/* the bad one at 0 began this many
+					   bytes before the chunk */
 	char		*num;		/* a real number's text */
 	size_t		 numcap;
 
@@ -751,25 +754,15 @@ static int
 cb_number(void *ctx, const char *s, size_t len)
 {
 	struct js *j = ctx;
-	const char *p = s, *end = s + len;
-	uint64_t mag = 0, d, lim;
+	int64_t i;
 	double v;
-	int neg = *p == '-', over = 0;
 
-	/* The digits, then anything else (., e, E) makes it real. */
-	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	for (p += neg; p < end && *p >= '0' && *p <= '9'; p++) {
-		d = (uint64_t)(*p - '0');
-		over |= mag > (lim - d) / 10;
-		mag = mag * 10 + d;
-	}
-	if (p == end) {
-		if (over)
-			return fail(j, text_error(j,
-			    yajl_get_bytes_consumed(j->h),
-			    "integer out of range"));
-		return value(j, V_INT, neg && mag > 0 ?
-		    -(long long)(mag - 1) - 1 : (long long)mag, 0, NULL, 0);
+	switch (pdb_json_integer(s, len, &i)) {
+	case 1:
+		return value(j, V_INT, i, 0, NULL, 0);
+	case -1:
+		return fail(j, text_error(j, yajl_get_bytes_consumed(j->h),
+		    "integer out of range"));
 	}
 	if (pdb_buf_reserve(&j->num, &j->numcap, len + 1) != 0)
 		return nomem(j);
@@ -1011,6 +1004,18 @@ text_error(struct js *j, size_t at, const char *what)
 	    line, col, what);
 }
 
+/* text_error() for what began back bytes before the chunk: an escape,
+ * so on the line the chunk starts in. */
+static int
+text_error_back(struct js *j, size_t back, const char *what)
+{
+	unsigned long long line, col;
+
+	position(j, 0, &line, &col);
+	return pdb_seterr(j->db, PDB_EFORMAT, "%s:%llu:%llu: %s", j->name,
+	    line, col - back, what);
+}
+
 static int
 nul_error(struct js *j)
 {
@@ -1024,24 +1029,6 @@ dup_key(struct js *j)
 {
 	return fail(j, text_error(j, yajl_get_bytes_consumed(j->h),
 	    "duplicate object key"));
-}
-
-/*
- * yajl takes form feed and vertical tab for white space, which JSON
- * does not (nor Jansson), and they may not stand in a string unescaped
- * either: so wherever one is, the file is not JSON.  The offset of the
- * first in chunk[0..len), or len.
- */
-static size_t
-ff_or_vt(const unsigned char *chunk, size_t len)
-{
-	const unsigned char *ff = memchr(chunk, '\f', len);
-	const unsigned char *vt = memchr(chunk, '\v',
-	    ff != NULL ? (size_t)(ff - chunk) : len);
-
-	if (vt != NULL)
-		return (size_t)(vt - chunk);
-	return ff != NULL ? (size_t)(ff - chunk) : len;
 }
 
 static int
@@ -1100,7 +1087,8 @@ escape_len(const unsigned char *p, size_t n, int *bad)
  * yajl turns an unpaired surrogate escape ("\ud80d" alone) into '?' or
  * invalid UTF-8, where Jansson refuses it: find the first in chunk, as
  * an offset, or len.  An escape cut by the chunk's end waits in j->esc
- * for the next chunk.
+ * for the next chunk; found bad there, it is reported at 0, with
+ * j->esc_back saying how far before the chunk it began.
  */
 static size_t
 surrogates(struct js *j, const unsigned char *chunk, size_t len)
@@ -1120,10 +1108,15 @@ surrogates(struct js *j, const unsigned char *chunk, size_t len)
 			return len;
 		}
 		if (bad) {
+			j->esc_back = j->nesc;
 			j->nesc = 0;
 			return 0;
 		}
-		p = chunk + (k - j->nesc);
+		/*
+		 * A \u without four hex digits ends within the bytes kept
+		 * (yajl refuses it): scan the chunk from its start.
+		 */
+		p = k > j->nesc ? chunk + (k - j->nesc) : chunk;
 		j->nesc = 0;
 	}
 	while (p < end && (p = memchr(p, '\\', (size_t)(end - p))) != NULL) {
@@ -1216,7 +1209,7 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 		len = in->len - in->pos;
 		j.chunkbase = pdb_in_offset(in);
 		j.chunk = chunk;
-		ws = ff_or_vt(chunk, len);
+		ws = pdb_json_ff_or_vt(chunk, len);
 		sg = surrogates(&j, chunk, len);
 		bad = ws < sg ? ws : sg;
 		why = ws < sg ? "invalid token (form feed or vertical tab)" :
@@ -1225,7 +1218,8 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 		if (st != yajl_status_ok)
 			break;
 		if (bad < len) {
-			rc = text_error(&j, bad, why);
+			rc = bad == 0 && j.esc_back > 0 ? text_error_back(&j,
+			    j.esc_back, why) : text_error(&j, bad, why);
 			goto out;
 		}
 		if (j.closed && (i = not_space(chunk, j.closed == 1 ?

@@ -11,6 +11,8 @@
  * through a callback into a pdb_text, whose error sticks, every failure
  * shows.
  */
+#include <string.h>
+
 #include "jsonlib.h"
 
 /* The allocator Jansson had before pdb_json_watch(), which does the
@@ -95,4 +97,44 @@ pdb_json_load(const char *s, size_t len, size_t flags, json_error_t *err,
 		return NULL;
 	}
 	return doc;
+}
+
+int
+pdb_json_integer(const char *s, size_t len, int64_t *v)
+{
+	const char *p = s, *end = s + len;
+	uint64_t mag = 0, d, lim;
+	int neg = len > 0 && *p == '-', over = 0;
+
+	p += neg;
+	if (end - p <= 18) {
+		/* Most numbers: 18 digits cannot overflow. */
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
+			mag = mag * 10 + (uint64_t)(*p - '0');
+	} else {
+		lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+		for (; p < end && *p >= '0' && *p <= '9'; p++) {
+			d = (uint64_t)(*p - '0');
+			over |= mag > (lim - d) / 10;
+			mag = mag * 10 + d;
+		}
+	}
+	if (p != end)
+		return 0;	/* ., e or E: a real number */
+	if (over)
+		return -1;
+	*v = neg && mag > 0 ? -(int64_t)(mag - 1) - 1 : (int64_t)mag;
+	return 1;
+}
+
+size_t
+pdb_json_ff_or_vt(const unsigned char *s, size_t len)
+{
+	const unsigned char *ff = memchr(s, '\f', len);
+	const unsigned char *vt = memchr(s, '\v',
+	    ff != NULL ? (size_t)(ff - s) : len);
+
+	if (vt != NULL)
+		return (size_t)(vt - s);
+	return ff != NULL ? (size_t)(ff - s) : len;
 }

@@ -4,12 +4,14 @@
  *
  * What the users of Jansson share (jsonlib.c): documents built a part
  * at a time, dumped as text and parsed, with every failure for memory
- * told apart.
+ * told apart; and what the readers streaming with yajl need to read
+ * the same JSON as Jansson does.
  */
 #ifndef JSONLIB_H
 #define JSONLIB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -49,5 +51,21 @@ json_t	*pdb_json_load(const char *s, size_t len, size_t flags,
 /* Start watching Jansson's allocations; whether one failed since. */
 void	 pdb_json_watch(void);
 int	 pdb_json_failed(void);
+
+/*
+ * A number's text as yajl's lexer found it, s[0, len), read as Jansson
+ * reads it: 1 and *v for an integer (neither fraction nor exponent) in
+ * 64 bits, down to -2^63, which yajl's own integer parser refuses; 0
+ * for a real number; -1 for an integer out of range.
+ */
+int	 pdb_json_integer(const char *s, size_t len, int64_t *v);
+
+/*
+ * yajl takes form feed and vertical tab for white space, which JSON
+ * does not (nor Jansson), and they may not stand in a string unescaped
+ * either: so wherever one is, the text is not JSON.  The offset of the
+ * first in s[0, len), or len.
+ */
+size_t	 pdb_json_ff_or_vt(const unsigned char *s, size_t len);
 
 #endif /* JSONLIB_H */

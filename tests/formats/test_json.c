@@ -168,7 +168,7 @@ Test(json, bad_big_documents)
 	expect_error_big("\"nodes\":[[0,0,1,2]]}",
 	    "nodes[0]: expected [cc, children, 1 values]");
 	expect_error_big("\"nodes\":[[0,0,[1]]]}",
-	    "nodes[0]: expected [cc, children, 1 values]");
+	    "nodes[0]: value 0 is not an integer");
 	expect_error_big("\"nodes\":[{\"cc\":0}]}",
 	    "nodes[0]: expected [cc, children, 1 values]");
 	expect_error_big("\"nodes\":[]}", "no nodes");
@@ -177,6 +177,83 @@ Test(json, bad_big_documents)
 	/* Wrong after the nodes, or the nodes cut short. */
 	expect_error_big("\"nodes\":[[0,0,1]]} x", ": ");
 	expect_error_big("\"nodes\":[[0,0,1]", ": ");
+}
+
+/* Read whole by Jansson and streamed, the same nodes give one error. */
+static void
+expect_error_both(const char *nodes, const char *message)
+{
+	size_t n = strlen(HEAD) + strlen(nodes) + 1;
+	char *doc = malloc(n);
+
+	cr_assert(doc != NULL);
+	snprintf(doc, n, "%s%s", HEAD, nodes);
+	expect_error(doc, message);
+	expect_error_big(nodes, message);
+	free(doc);
+}
+
+Test(json, both_readers_judge_a_node_alike)
+{
+	/* The number of fields, then cc and children, then the values. */
+	expect_error_both("\"nodes\":[[0,0,[1]]]}",
+	    "nodes[0]: value 0 is not an integer");
+	expect_error_both("\"nodes\":[[0,0,{\"a\":1}]]}",
+	    "nodes[0]: value 0 is not an integer");
+	expect_error_both("\"nodes\":[[0,0,\"x\",7]]}",
+	    "nodes[0]: expected [cc, children, 1 values]");
+	expect_error_both("\"nodes\":[[0,[0],1]]}",
+	    "nodes[0]: expected [cc, children, 1 values]");
+	expect_error_both("\"nodes\":[[0.5,0,1]]}",
+	    "nodes[0]: expected [cc, children, 1 values]");
+	expect_error_both("\"nodes\":[[0,1,1],[0,0,true]]}",
+	    "nodes[1]: value 0 is not an integer");
+	expect_error_both("\"nodes\":[[0,1,1],null]}",
+	    "nodes[1]: expected [cc, children, 1 values]");
+	/* Not JSON, though yajl takes them for white space. */
+	expect_error_both("\"nodes\":[\v[0,0,1]]}", "invalid token");
+	expect_error_both("\"nodes\":[[0,\f0,1]]}", "invalid token");
+	/* A key twice, once spelled with an escape. */
+	expect_error_both("\"nodes\":[[0,0,1]],\"node\\u0073\":[[0,0,2]]}",
+	    "duplicate object key");
+}
+
+Test(json, hex_names_are_hex_digits_only)
+{
+	expect_error("{\"format\":\"ccstools-profile\",\"version\":1,"
+	    "\"metadata\":{\"k\":{\"hex\":\"6 46\"}}}", "bad value");
+	expect_error("{\"format\":\"ccstools-profile\",\"version\":1,"
+	    "\"metadata\":{\"k\":{\"hex\":\"+6\"}}}", "bad value");
+}
+
+/* -2^63 is an integer to Jansson, and so to the stream, though yajl's
+ * own integer parser refuses it. */
+Test(json, least_integer_read_by_both)
+{
+	static const char nodes[] = "\"nodes\":[[0,0,-9223372036854775808]]}";
+	size_t n = strlen(HEAD) + strlen(nodes) + 40100, pad;
+	char *doc = malloc(n), *path[2];
+	struct run r;
+	int i;
+
+	cr_assert(doc != NULL);
+	for (i = 0; i < 2; i++) {
+		/* White space after the document makes the second big. */
+		pad = i == 0 ? 0 : 40000;
+		snprintf(doc, n, "%s%s%*s", HEAD, nodes, (int)pad, "");
+		path[i] = write_temp(doc, strlen(doc), ".json");
+	}
+	run(&r, "ccs-convert -t json %s | grep -c -- '-9223372036854775808' "
+	    "&& ccs-convert -t json %s | grep -c -- '-9223372036854775808'",
+	    path[0], path[1]);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "1\n1\n");
+	run_free(&r);
+	for (i = 0; i < 2; i++) {
+		unlink(path[i]);
+		free(path[i]);
+	}
+	free(doc);
 }
 
 /*
