@@ -111,6 +111,8 @@ struct reader {
 	uint64_t	 nodes, lastrow;
 	int64_t		 sum_ticks, sum_bytes;
 	int		 overflow;	/* a sum passed INT64_MAX */
+	int		 in_tables;	/* past the totals: a column header
+					   was read */
 	uint64_t	 guessed;	/* lines whose depth was inferred */
 	char		*scratch;
 	size_t		 scratchcap;
@@ -283,15 +285,21 @@ header_line(struct reader *r, char *line, int *want_command)
 
 	if (*s == '\0')
 		return 0;
-	if (strstr(s, TITLE) != NULL) {
+	/*
+	 * The title and totals come before the first table; in the flat
+	 * table a cost centre may be called "total time" too.
+	 */
+	if (strncmp(s, "COST CENTRE", 11) == 0)
+		r->in_tables = 1;
+	if (!r->in_tables && strstr(s, TITLE) != NULL) {
 		*want_command = 1;
 		return parse_title(r, s);
 	}
-	if (strncmp(s, "total time", 10) == 0) {
+	if (!r->in_tables && strncmp(s, "total time", 10) == 0) {
 		*want_command = 0;
 		return parse_time(r, s + 10);
 	}
-	if (strncmp(s, "total alloc", 11) == 0)
+	if (!r->in_tables && strncmp(s, "total alloc", 11) == 0)
 		return parse_alloc(r, s + 11);
 	if (*want_command) {
 		/* "mj +RTS -P -RTS": the program is the first word. */
@@ -582,8 +590,9 @@ bad_number(struct reader *r, const char *s, size_t n, int why)
 {
 	return pdb_seterr(r->db, PDB_EFORMAT, "%s:%llu: %s '%.*s'",
 	    r->in->name, (unsigned long long)r->lineno,
-	    why == -2 ? "number too large:" : "bad number", (int)(n > 40 ?
-	    40 : n), s);
+	    why == -2 ? "number too large:" : why == -3 ? "percentage "
+	    "without its decimal (is the line cut short?):" : "bad number",
+	    (int)(n > 40 ? 40 : n), s);
 }
 
 /* Split one tree line into *row. */
@@ -978,10 +987,12 @@ parse_pct(const char *s, size_t n, int64_t *out)
 	}
 	ip = i;
 	v *= 10;
-	if (i < n && s[i] == '.') {
+	/* GHC prints "%5.1f": without a decimal, the line was cut. */
+	if (ip > 0 && (i == n || (s[i] == '.' && i + 1 == n)))
+		return -3;
+	if (i + 1 < n && s[i] == '.' && isdigit_((unsigned char)s[i + 1])) {
 		i++;
-		if (i < n && isdigit_((unsigned char)s[i]))
-			v += s[i++] - '0';
+		v += s[i++] - '0';
 		if (i < n && isdigit_((unsigned char)s[i]) && s[i] >= '5')
 			v++;
 		while (i < n && isdigit_((unsigned char)s[i]))

@@ -930,7 +930,7 @@ Test(ghcprof, truncated_pct_prefix_or_error)
 {
 	struct pdb *full, *db;
 	char *text, msg[1024];
-	size_t len, cut;
+	size_t len, cut, i;
 	uint32_t n;
 	int rc, ok = 0;
 
@@ -945,6 +945,15 @@ Test(ghcprof, truncated_pct_prefix_or_error)
 			continue;
 		}
 		ok++;
+		/* Cut inside a line, only after its last number: GHC prints
+		 * every percentage with a decimal, so "97." or "9" is an
+		 * error, not a smaller number. */
+		for (i = cut; i > 0 && text[i - 1] == ' '; i--)
+			;
+		if (i > 0 && text[i - 1] != '\n')
+			cr_expect(text[cut] == '\n', "cut %zu, inside '%.*s', "
+			    "read", cut, (int)strcspn(text + cut, "\n"),
+			    text + cut);
 		cr_expect_leq(pdb_node_count(db), pdb_node_count(full));
 		for (n = 0; n < pdb_node_count(db); n++) {
 			cr_expect_str_eq(pdb_cc_label(db, pdb_node_cc(db, n)),
@@ -960,6 +969,47 @@ Test(ghcprof, truncated_pct_prefix_or_error)
 	cr_expect_gt(ok, 0);
 	pdb_free(full);
 	free(text);
+}
+
+/*
+ * The flat table lists cost centres from column 0, as the totals are
+ * written: one called "total time" or "total allocs" is a cost centre,
+ * not a second total.
+ */
+Test(ghcprof, cost_centres_called_total_time)
+{
+	static const char text[] =
+	    "\tSun Nov 22 04:04 2026 Time and Allocation Profiling Report  "
+	    "(Final)\n\n\t   t +RTS -p -RTS\n\n"
+	    "\ttotal time  =        0.01 secs   (10 ticks @ 1000 us, 1 "
+	    "processor)\n"
+	    "\ttotal alloc =       1,000 bytes  (excludes profiling "
+	    "overheads)\n\n"
+	    "COST CENTRE   MODULE SRC       %time %alloc\n\n"
+	    "total allocs  Main   T.hs:1:1   60.0   70.0\n"
+	    "total time    Main   T.hs:2:1   40.0   30.0\n\n\n"
+	    "                                                   individual"
+	    "      inherited\n"
+	    "COST CENTRE     MODULE SRC        no.     entries  %time %alloc"
+	    "   %time %alloc\n\n"
+	    "MAIN            MAIN   <built-in>   1           0    0.0    0.0"
+	    "   100.0  100.0\n"
+	    " total allocs   Main   T.hs:1:1     2           1   60.0   70.0"
+	    "    60.0   70.0\n"
+	    " total time     Main   T.hs:2:1     3           1   40.0   30.0"
+	    "    40.0   30.0\n";
+	struct pdb *db;
+	char msg[1024];
+
+	cr_assert_eq(read_bytes(text, sizeof(text) - 1, msg, sizeof(msg),
+	    &db), PDB_OK, "%s", msg);
+	cr_assert_eq(pdb_node_count(db), 3);
+	cr_expect_eq(pdb_node_value(db, find_node(db, "total allocs"),
+	    metric(db, "ticks")), 6);
+	cr_expect_eq(pdb_node_value(db, find_node(db, "total time"),
+	    metric(db, "alloc")), 300);
+	expect_meta(db, "program", "t");
+	pdb_free(db);
 }
 
 /* Cut just before the line that carries 97.9% of the time. */
