@@ -29,9 +29,13 @@ CPPFLAGS  += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 # SAN=1 builds everything with AddressSanitizer and UBSan, into build-san/.
 # The tests then run sanitized tools too: any report, leaks included,
 # makes the process fail.
+# The readers' buffers are made small there (PDB_SMALL_BUFFERS,
+# formats/input.c), so that every reader meets the end of its buffer,
+# with a token or an escape cut in two, many times a file.
 ifeq ($(SAN),1)
 CFLAGS    += -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=all
+CPPFLAGS  += -DPDB_SMALL_BUFFERS
 LDFLAGS   += -fsanitize=address,undefined
 # Reports go to files $(B)/sanitizer.PID, from the test runner and from
 # every tool it starts: "make check" fails when there is any, even from a

@@ -773,8 +773,9 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 	if (rc != 0)
 		goto out;
 	if (n.depth != 0) {
-		rc = bad(db, in, "nodes: the tree ends early (child counts "
-		    "exceed the nodes listed)");
+		rc = pdb_seterr(db, PDB_EFORMAT, "%s: nodes[%zu] is missing: "
+		    "the tree ends early (child counts exceed the nodes "
+		    "listed)", in->name, n.i);
 		goto out;
 	}
 	if (sink->end)

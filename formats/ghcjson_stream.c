@@ -51,7 +51,11 @@
 #include "jsonlib.h"
 #include "yajlguard.h"
 
+#ifdef PDB_SMALL_BUFFERS
+#define CHUNK		((size_t)150)	/* see formats/input.c */
+#else
 #define CHUNK		((size_t)64 * 1024)
+#endif
 
 enum ctx {
 	C_TOP,		/* the top-level object */

@@ -18,6 +18,19 @@
 
 #include "formats.h"
 
+#ifdef PDB_SMALL_BUFFERS
+/*
+ * Buffers of a few hundred bytes, for the sanitized tests (config.mk):
+ * every reader then meets the end of its buffer many times a file.
+ */
+#define CHUNK		((size_t)200)
+#define BUFSIZE		(2 * CHUNK)
+#define ZBUFSIZE	((size_t)256)
+#define GZBUFSIZE	((size_t)300)
+#define MAPCHUNK	((size_t)333)
+#define FIRSTSIZE	((size_t)100)
+#define DROP		((size_t)8192)
+#else
 #define CHUNK		((size_t)64 * 1024)
 /*
  * The buffer of a file read, not mapped: small enough to stay in the
@@ -43,9 +56,10 @@
  * at each doubling instead of moved by mremap(2).
  */
 #define FIRSTSIZE	((size_t)64 * 1024)
-#define MAX_TOKEN	((size_t)64 * 1024 * 1024)	/* longest line or string */
 /* A mapped file's pages read are given back this many bytes at a time. */
 #define DROP		((size_t)4 * 1024 * 1024)
+#endif
+#define MAX_TOKEN	((size_t)64 * 1024 * 1024)	/* longest line or string */
 
 struct pdb_input *
 pdb_in_open(struct pdb *db, const char *path)

@@ -115,7 +115,7 @@ Test(json, bad_documents)
 	expect_error("{\"format\":\"ccstools-profile\",\"version\":2}",
 	    "not a version 1");
 	expect_error(HEAD "\"nodes\":[[0,2,5],[0,1,1],[0,0,1]]}",
-	    "the tree ends early");
+	    "nodes[3] is missing: the tree ends early");
 	expect_error(HEAD "\"nodes\":[[0,1,5]]}", "child count out of range");
 	expect_error(HEAD "\"nodes\":[[3,0,5]]}", "out of range");
 	expect_error(HEAD "\"nodes\":[[0,0,\"x\"]]}", "not an integer");
@@ -155,7 +155,7 @@ expect_error_big(const char *nodes, const char *message)
 Test(json, bad_big_documents)
 {
 	expect_error_big("\"nodes\":[[0,2,5],[0,1,1],[0,0,1]]}",
-	    "the tree ends early");
+	    "nodes[3] is missing: the tree ends early");
 	expect_error_big("\"nodes\":[[3,0,5]]}", "out of range");
 	expect_error_big("\"nodes\":[[0,0,\"x\"]]}",
 	    "nodes[0]: value 0 is not an integer");
