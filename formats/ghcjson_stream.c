@@ -1211,6 +1211,8 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 		}
 		chunk = in->buf + in->pos;
 		len = in->len - in->pos;
+		if (len > CHUNK)
+			len = CHUNK;	/* whatever the buffer holds */
 		j.chunkbase = pdb_in_offset(in);
 		j.chunk = chunk;
 		ws = pdb_json_ff_or_vt(chunk, len);
@@ -1235,7 +1237,7 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 		if (j.closed == 1)
 			j.closed = 2;	/* the rest of the file: from 0 */
 		count_lines(&j, chunk, len);
-		in->pos = in->len;
+		in->pos += len;
 	}
 	if (st == yajl_status_ok) {
 		chunk = in->buf + in->pos;

@@ -853,13 +853,14 @@ Test(ghcjson, trailing_garbage_refused_by_both_readers, .timeout = 60)
 }
 
 /*
- * The same where the escape straddles the stream's chunks, at the
- * bounds of the reader's 64 KiB chunks and beyond.  An unpaired
- * surrogate is reported where it starts, also when that is in the
- * chunk before; a \u cut before its hex digits, which are not hex, is
- * yajl's error (and was read from before the buffer).
+ * The same where the escape straddles the stream's chunks: it starts at
+ * every offset of ranges that hold the bounds of the reader's chunks in
+ * a plain build and in SAN=1 (PDB_SMALL_BUFFERS).  An unpaired
+ * surrogate is reported where it starts, also when that is in the chunk
+ * before; a \u cut before its hex digits, which are not hex, is yajl's
+ * error (and was read from before the buffer).
  */
-Test(ghcjson, surrogates_across_chunks, .timeout = 120)
+Test(ghcjson, surrogates_across_chunks, .timeout = 300)
 {
 	static const char head[] = "{\"cost_centres\": [{\"id\": 1, "
 	    "\"label\": \"";
@@ -869,39 +870,46 @@ Test(ghcjson, surrogates_across_chunks, .timeout = 120)
 	static const char *const esc[] = { "\\ud83d\\ude00", "\\ud80d",
 	    "\\u1zzz" };
 	static const int want[] = { PDB_OK, PDB_EFORMAT, PDB_EFORMAT };
-	static const size_t bounds[] = { (size_t)64 << 10, (size_t)256 << 10,
-	    (size_t)2 << 20 };
-	size_t b, i, k, pad, len;
-	char *doc, *path, at[64];
+	/*
+	 * Where the reader refills its buffer, so that the chunk starts at
+	 * the buffer's start, and where yajl's chunks end inside it: at 64
+	 * and 128 KiB in a plain build, 50 KiB (the buffer, grown for the
+	 * head) and every 150 bytes with PDB_SMALL_BUFFERS.
+	 */
+	static const size_t from[] = { ((size_t)64 << 10) - 12,
+	    ((size_t)128 << 10) - 12, 51200 - 12, 70000 };
+	static const size_t to[] = { (size_t)64 << 10, (size_t)128 << 10,
+	    51200, 70200 };
+	size_t r, i, at, pad, len;
+	char *doc, *path, where[64];
 	struct pdb *db;
 	int rc;
 
-	for (b = 0; b < 3; b++)
-		for (i = 0; i < 3; i++)
-			for (k = 1; k <= 12; k++) {
-				/* The escape starts k bytes before the bound. */
-				pad = bounds[b] - k - (sizeof(head) - 1);
-				len = pad + sizeof(head) - 1 + strlen(esc[i]) +
-				    sizeof(tail) - 1 + ((size_t)1 << 20);
+	for (r = 0; r < sizeof(from) / sizeof(from[0]); r++)
+		for (at = from[r]; at < to[r]; at++)
+			for (i = 0; i < 3; i++) {
+				/* The escape starts at byte at; spaces after
+				 * make the file big enough to stream. */
+				pad = at - (sizeof(head) - 1);
+				len = at + strlen(esc[i]) + sizeof(tail) - 1 +
+				    40000;
 				cr_assert((doc = malloc(len + 1)) != NULL);
 				memset(doc, ' ', len);
 				memcpy(doc + pad, head, sizeof(head) - 1);
-				memcpy(doc + pad + sizeof(head) - 1, esc[i],
-				    strlen(esc[i]));
-				memcpy(doc + pad + sizeof(head) - 1 +
-				    strlen(esc[i]), tail, sizeof(tail) - 1);
+				memcpy(doc + at, esc[i], strlen(esc[i]));
+				memcpy(doc + at + strlen(esc[i]), tail,
+				    sizeof(tail) - 1);
 				db = read_text(doc, len, &pdb_fmt_ghcjson,
 				    ".json", &rc, &path, NULL);
-				cr_expect_eq(rc, want[i], "%s %zu bytes before "
-				    "%zu: rc %d: %s", esc[i], k, bounds[b], rc,
-				    pdb_errmsg(db));
+				cr_expect_eq(rc, want[i], "%s at %zu: rc %d: %s",
+				    esc[i], at, rc, pdb_errmsg(db));
 				/* One line: the column is the byte's offset. */
-				snprintf(at, sizeof(at), ":1:%zu: invalid "
-				    "Unicode escape", bounds[b] - k);
+				snprintf(where, sizeof(where), ":1:%zu: invalid "
+				    "Unicode escape", at);
 				if (i == 1)
-					cr_expect(strstr(pdb_errmsg(db), at) !=
-					    NULL, "%zu bytes before %zu: %s", k,
-					    bounds[b], pdb_errmsg(db));
+					cr_expect(strstr(pdb_errmsg(db), where) !=
+					    NULL, "at %zu: %s", at,
+					    pdb_errmsg(db));
 				unlink(path);
 				free(path);
 				pdb_free(db);
