@@ -42,20 +42,24 @@ jstr(const char *s)
 {
 	json_t *j;
 	char *fixed, *o;
-	const unsigned char *p;
+	const unsigned char *p, *end;
+	size_t n;
+	uint32_t c;
 
 	if ((j = json_string(s)) != NULL)
 		return j;
 	if ((fixed = malloc(strlen(s) * 3 + 1)) == NULL)
 		return NULL;
-	for (p = (const unsigned char *)s, o = fixed; *p; p++) {
-		if (*p < 0x80)
-			*o++ = (char)*p;
-		else {
-			/* Keep it simple: replace every non-ASCII byte. */
-			*o++ = (char)0xef;
-			*o++ = (char)0xbf;
-			*o++ = (char)0xbd;
+	end = (const unsigned char *)s + strlen(s);
+	for (p = (const unsigned char *)s, o = fixed; p < end; p += n) {
+		/* A byte that starts no valid sequence becomes U+FFFD. */
+		if ((n = pdb_utf8_seq(p, (size_t)(end - p), &c)) == 0) {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			n = 1;
+		} else {
+			memcpy(o, p, n);
+			o += n;
 		}
 	}
 	*o = '\0';

@@ -257,12 +257,18 @@
 		const out = new Tree(64), index = new Map();
 		out.add(-1, x);
 		const onpath = new Int32Array(NCC), path = new Int32Array(t.n + 1);
-		let sp = 0, found = 0;
+		let sp = 0, found = 0, leaf = 0;
 		for (let k = 0; k < t.n; k++) {
 			const i = a.order[k], c = t.cc[i];
 			while (sp > a.depth[i])
 				onpath[t.cc[path[--sp]]]--;
 			const outer = c === x && onpath[x] === 0;
+			/* An inner occurrence's counts go to its outermost's
+			 * context, as ccs-callers counts them. */
+			if (c === x && !outer)
+				for (let m = 0; m < NM; m++)
+					if (isCount[m])
+						out.own[m][leaf] += t.own[m][i];
 			onpath[c]++;
 			path[sp++] = i;
 			if (!outer)
@@ -280,12 +286,68 @@
 			}
 			for (let m = 0; m < NM; m++)
 				out.own[m][r] += isCount[m] ? t.own[m][i] : a.inc[m][i];
+			leaf = r;
 		}
 		return found ? out : null;
 	}
 
 	/* ---- globs, as fnmatch(3) without flags ---- */
 
+	/* The POSIX classes of a bracket expression, in the C locale. */
+	const CLASSES = {
+		alpha: 'a-zA-Z', digit: '0-9', alnum: '0-9a-zA-Z', upper: 'A-Z',
+		lower: 'a-z', xdigit: '0-9A-Fa-f', space: ' \\t\\n\\r\\f\\v',
+		blank: ' \\t', punct: '!-\\/:-@\\[-`{-~', cntrl: '\\x00-\\x1f\\x7f',
+		print: ' -~', graph: '!-~'
+	};
+	const NEVER = /(?!)/;
+	function classChar(ch) {
+		return '\\u{' + ch.codePointAt(0).toString(16) + '}';
+	}
+	/*
+	 * The bracket expression that starts at pat[i] ('['): [its regex
+	 * text, the index of its ']'], null when no ']' ends it (the '[' is
+	 * then a character), or NEVER for a range out of order or an unknown
+	 * class, which match nothing.
+	 */
+	function bracket(pat, i) {
+		let j = i + 1, body = '', neg = false;
+		if (pat[j] === '!' || pat[j] === '^') {
+			neg = true;
+			j++;
+		}
+		for (let first = true; j < pat.length && (pat[j] !== ']' || first); first = false) {
+			if (pat.startsWith('[:', j)) {
+				const e = pat.indexOf(':]', j + 2);
+				if (e > 0) {
+					const cls = CLASSES[pat.slice(j + 2, e)];
+					if (cls === undefined)
+						return NEVER;
+					body += cls;
+					j = e + 2;
+					continue;
+				}
+			}
+			let lo = String.fromCodePoint(pat.codePointAt(j));
+			if (lo === '\\' && j + 1 < pat.length)
+				lo = String.fromCodePoint(pat.codePointAt(++j));
+			j += lo.length;
+			if (pat[j] === '-' && j + 1 < pat.length && pat[j + 1] !== ']') {
+				let k = j + 1, hi = String.fromCodePoint(pat.codePointAt(k));
+				if (hi === '\\' && k + 1 < pat.length)
+					hi = String.fromCodePoint(pat.codePointAt(++k));
+				if (hi.codePointAt(0) < lo.codePointAt(0))
+					return NEVER;
+				body += classChar(lo) + '-' + classChar(hi);
+				j = k + hi.length;
+			} else
+				body += classChar(lo);
+		}
+		if (j >= pat.length)
+			return null;
+		return ['[' + (neg ? '^' : '') + body + ']', j];
+	}
+	/* A glob as fnmatch(3) without flags matches it, as a RegExp. */
 	function globRegex(pat) {
 		let re = '^';
 		for (let i = 0; i < pat.length; i++) {
@@ -295,25 +357,32 @@
 			else if (ch === '?')
 				re += '.';
 			else if (ch === '[') {
-				const end = pat.indexOf(']', i + 2);
-				if (end < 0) {
+				const b = bracket(pat, i);
+				if (b === NEVER)
+					return NEVER;
+				if (b === null)
 					re += '\\[';
-					continue;
+				else {
+					re += b[0];
+					i = b[1];
 				}
-				let body = pat.slice(i + 1, end).replace(/\\/g, '\\\\');
-				if (body[0] === '!')
-					body = '^' + body.slice(1);
-				re += '[' + body + ']';
-				i = end;
 			} else if (ch === '\\' && i + 1 < pat.length)
-				re += pat[++i].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+				re += pat[++i].replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 			else
-				re += ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+				re += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 		}
-		return new RegExp(re + '$', 's');
+		try {
+			return new RegExp(re + '$', 'su');
+		} catch (e) {
+			return NEVER;
+		}
 	}
+	/*
+	 * The patterns of a text box, separated by white space; a blank in
+	 * a pattern is written with a backslash before it.
+	 */
 	function matcher(text) {
-		const pats = text.split(/\s+/).filter(Boolean).map(globRegex);
+		const pats = (text.match(/(?:\\[\s\S]|\S)+/g) || []).map(globRegex);
 		if (!pats.length)
 			return null;
 		return function (c) {
@@ -335,9 +404,9 @@
 		min: 0, exclude: '', search: '',
 		tab: 'tree', sortCol: 'self', sortDesc: true, flatLimit: 300,
 		tree: null, a: null, report: null, sel: null,
-		expanded: new Set(), hot: 0, arm: [], armSet: new Set(),
+		expanded: new Set(), limits: new Map(), hot: 0, arm: [], armSet: new Set(),
 		callersOf: -1, callersTree: null, callersA: null, callersExpanded: new Set(),
-		searchFrom: 0, hit: -1, flameRoot: 0
+		callersLimits: new Map(), searchFrom: 0, hit: -1, hitPath: new Set(), flameRoot: 0
 	};
 	if (S.metric < 0)
 		S.metric = D.metrics.findIndex(function (m) { return m.name === 'samples'; });
@@ -381,7 +450,9 @@
 		S.arm = expensiveArm(t, S.a.inc, S.metric);
 		S.armSet = new Set(S.arm);
 		S.expanded = new Set([0]);
+		S.limits = new Map();
 		S.hit = -1;
+		S.hitPath = new Set();
 		S.searchFrom = 0;
 		S.flameRoot = 0;
 		if (S.callersOf >= 0)
@@ -394,6 +465,7 @@
 		S.callersTree = callers(S.tree, S.a, S.callersOf);
 		S.callersA = S.callersTree ? analyse(S.callersTree) : null;
 		S.callersExpanded = new Set([0]);
+		S.callersLimits = new Map();
 	}
 
 	/* ---- DOM helpers ---- */
@@ -512,9 +584,8 @@
 		return h;
 	}
 
-	/* One node of tree t (analysis a), with children when expanded. */
-	function treeNode(t, a, i, depth, expanded, marks) {
-		const box = el('div', 'node');
+	/* The row of node i of tree t (analysis a), depth levels down. */
+	function treeRow(t, a, i, depth, expanded, marks, redraw) {
 		const row = el('div', 'row');
 		row.dataset.node = String(i);
 		const m = S.metric, tot = a.inc[m][0];
@@ -543,53 +614,77 @@
 		barbox.append(bar);
 		row.append(name, self, el('span', 'num', pct(t.own[m][i], tot)), inh,
 		    el('span', 'num', pct(a.inc[m][i], tot)), barbox);
-		const kids = el('div', 'kids');
-		box.append(row, kids);
-		function fill(limit) {
-			kids.textContent = '';
+		tg.addEventListener('click', function () {
+			if (t.first[i] < 0)
+				return;
+			if (expanded.has(i))
+				expanded.delete(i);
+			else
+				expanded.add(i);
+			redraw();
+		});
+		return row;
+	}
+
+	/*
+	 * The rows of tree t from its root: a node, then, when it is
+	 * expanded, its children by inclusive cost, the first limits[node]
+	 * (200) of them.  One flat list, made without recursion: a stack
+	 * may be thousands of levels deep, too deep for nested elements or
+	 * a recursive walk.  The children on the way to onway (a search
+	 * hit) are shown however far down the list they are.
+	 */
+	function treeRows(t, a, expanded, limits, marks, onway, redraw) {
+		const rows = [], work = [[0, 0]];
+		const m = S.metric;
+		while (work.length) {
+			const w = work.pop();
+			if (w.length === 3) {
+				const more = el('div', 'more', '\u2026 ' + w[2] + ' more children');
+				more.style.paddingLeft = (w[1] * 14 + 18) + 'px';
+				more.addEventListener('click', function () {
+					limits.set(w[0], (limits.get(w[0]) || 200) + 200);
+					redraw();
+				});
+				rows.push(more);
+				continue;
+			}
+			const i = w[0], depth = w[1];
+			rows.push(treeRow(t, a, i, depth, expanded, marks, redraw));
+			if (!expanded.has(i) || t.first[i] < 0)
+				continue;
 			const cs = [];
 			for (let c = t.first[i]; c >= 0; c = t.next[c])
 				cs.push(c);
 			cs.sort(function (x, y) { return a.inc[m][y] - a.inc[m][x]; });
-			const shown = Math.min(cs.length, limit);
-			for (let k = 0; k < shown; k++)
-				kids.append(treeNode(t, a, cs[k], depth + 1, expanded, marks));
-			if (shown < cs.length) {
-				const more = el('div', 'more', '\u2026 ' + (cs.length - shown) + ' more children');
-				more.style.paddingLeft = ((depth + 1) * 14 + 18) + 'px';
-				more.addEventListener('click', function () { fill(limit + 200); });
-				kids.append(more);
-			}
+			let shown = Math.min(cs.length, limits.get(i) || 200);
+			for (let k = shown; k < cs.length; k++)
+				if (onway.has(cs[k]))
+					shown = k + 1;
+			if (shown < cs.length)
+				work.push([i, depth + 1, cs.length - shown]);
+			for (let k = shown; k-- > 0;)
+				work.push([cs[k], depth + 1]);
 		}
-		if (expanded.has(i))
-			fill(200);
-		tg.addEventListener('click', function () {
-			if (t.first[i] < 0)
-				return;
-			if (expanded.has(i)) {
-				expanded.delete(i);
-				kids.textContent = '';
-				tg.textContent = '\u25b8';
-			} else {
-				expanded.add(i);
-				tg.textContent = '\u25be';
-				fill(200);
-			}
-		});
-		return box;
+		return rows;
 	}
 
 	function renderTree() {
 		const v = views.tree;
 		v.textContent = '';
 		const tr = el('div', 'tree');
-		tr.append(treeHead(), treeNode(S.tree, S.a, 0, 0, S.expanded, true));
+		tr.append(treeHead());
+		treeRows(S.tree, S.a, S.expanded, S.limits, true, S.hitPath,
+		    renderTree).forEach(function (r) { tr.appendChild(r); });
 		v.append(tr);
 	}
 
 	function expandPath(n) {
-		for (let p = S.tree.parent[n]; p >= 0; p = S.tree.parent[p])
+		S.hitPath = new Set([n]);
+		for (let p = S.tree.parent[n]; p >= 0; p = S.tree.parent[p]) {
 			S.expanded.add(p);
+			S.hitPath.add(p);
+		}
 	}
 
 	hotBtn.addEventListener('click', function () {
@@ -765,7 +860,9 @@
 		    (function () { let k = 0; for (let i = 0; i < t.n; i++) if (t.first[i] < 0) k++; return k; })() +
 		    ' calling contexts.'));
 		const tr = el('div', 'tree');
-		tr.append(treeHead(), treeNode(t, a, 0, 0, S.callersExpanded, false));
+		tr.append(treeHead());
+		treeRows(t, a, S.callersExpanded, S.callersLimits, false, new Set(),
+		    renderCallers).forEach(function (r) { tr.appendChild(r); });
 		v.append(tr);
 	}
 
@@ -792,11 +889,25 @@
 		const W = Math.max(300, v.clientWidth || 1000);
 		const rects = [];
 		let maxDepth = 0;
-		const root = S.flameRoot, rootInc = Math.max(a.inc[m][root], 0);
+		/*
+		 * Widths: inclusive cost, or, where some costs are negative
+		 * (Clean's words), the sum of the positive ones below a
+		 * frame, so that children still fit in their parent.
+		 */
+		let inc = a.inc[m];
+		if (t.own[m].some(function (x) { return x < 0; })) {
+			inc = new Float64Array(t.n);
+			for (let i = 0; i < t.n; i++)
+				inc[i] = Math.max(t.own[m][i], 0);
+			for (let k = t.n; k-- > 1;)
+				inc[t.parent[a.order[k]]] += inc[a.order[k]];
+			v.firstChild.textContent += ' Negative costs are left out.';
+		}
+		const root = S.flameRoot, rootInc = Math.max(inc[root], 0);
 		/* Lay out with an explicit stack: [node, x, depth]. */
 		const stack = [[root, 0, 0]];
 		while (stack.length) {
-			const e = stack.pop(), n = e[0], w = rootInc ? W * Math.max(a.inc[m][n], 0) / rootInc : 0;
+			const e = stack.pop(), n = e[0], w = rootInc ? W * Math.max(inc[n], 0) / rootInc : 0;
 			if (w < 0.5)
 				continue;
 			rects.push({ n: n, x: e[1], y: e[2] * ROW, w: w });
@@ -804,7 +915,7 @@
 				maxDepth = e[2];
 			let x = e[1];
 			for (let c = t.first[n]; c >= 0; c = t.next[c]) {
-				const cw = rootInc ? W * Math.max(a.inc[m][c], 0) / rootInc : 0;
+				const cw = rootInc ? W * Math.max(inc[c], 0) / rootInc : 0;
 				stack.push([c, x, e[2] + 1]);
 				x += cw;
 			}
@@ -832,6 +943,11 @@
 			}
 		});
 		flameRects = rects;
+		/* For the tests: how many frames, and how far right they reach. */
+		canvas.dataset.frames = String(rects.length);
+		canvas.dataset.extent = String(rects.reduce(function (x, r) {
+			return Math.max(x, r.x + r.w);
+		}, 0) / W);
 		function at(ev) {
 			const b = canvas.getBoundingClientRect();
 			const x = (ev.clientX - b.left) * W / b.width, y = ev.clientY - b.top;

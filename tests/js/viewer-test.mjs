@@ -181,6 +181,99 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.close();
 }
 
+// ---- what a review found: deep stacks, wide trees, globs, counts ----
+{
+	// A stack 3000 levels deep: the hot arm expands without recursion,
+	// in rows, not 3000 nested elements.
+	const deep = Array.from({ length: 3000 }, (_, i) => `f${i}`).join(';') + ' 10\n';
+	writeFileSync(`${scratch}/deep.folded`, deep);
+	const page = await open(html(`${scratch}/deep.folded`, `${scratch}/deep.html`));
+	await page.click('#expand-hot');
+	check(await page.$$eval('.tree .row:not(.head)', (r) => r.length) === 3001,
+	    'a 3000-level hot arm is expanded');
+	check(await page.$eval('.row.hot .label', (e) => e.textContent).catch(() => null) ===
+	    'f2999', 'the deepest frame is shown');
+	check(page.errors.length === 0, `deep stack: no script errors ${page.errors.join('; ')}`);
+	await page.close();
+}
+{
+	// Search finds a stack past the 200 children shown.
+	let wide = '';
+	for (let i = 0; i < 500; i++)
+		wide += `main;f${String(i).padStart(3, '0')} ${1000 - i}\n`;
+	wide += 'main;zzz_needle 1\n';
+	writeFileSync(`${scratch}/wide.folded`, wide);
+	const page = await open(html(`${scratch}/wide.folded`, `${scratch}/wide.html`));
+	await page.fill('#search', 'needle');
+	await page.click('#find');
+	check(await page.$eval('.row.hit .label', (e) => e.textContent).catch(() => null) ===
+	    'zzz_needle', 'search shows a stack past the first 200 children');
+	await page.close();
+}
+{
+	// Globs as fnmatch(3): classes, escaped blanks; a bad range matches
+	// nothing and leaves the page working.
+	writeFileSync(`${scratch}/globs.folded`,
+	    'main;alpha 1\nmain;9lives 2\nmain;two words 4\nmain;rec;rec;rec 8\n');
+	const page = await open(html(`${scratch}/globs.folded`, `${scratch}/globs.html`));
+	await page.click('#tab-flat');
+	await page.fill('#deselect', '[[:alpha:]]* two\\ words');
+	await page.click('#apply');
+	const left = await page.$$eval('tbody tr:not(.off)', (r) => r.map((e) => e.dataset.name));
+	check(left.includes('9lives') && !left.includes('alpha') && !left.includes('two words'),
+	    `[[:alpha:]] and an escaped blank: ${left.join(',')}`);
+	await page.fill('#deselect', '[z-a]*');
+	await page.click('#apply');
+	check(page.errors.length === 0, `a bad range is no error ${page.errors.join('; ')}`);
+	check(await page.$$eval('tbody tr.off', (r) => r.length) === 0, 'a bad range matches nothing');
+	await page.selectOption('#metric', { index: 0 });
+	check(page.errors.length === 0, 'the page still works');
+	await page.close();
+}
+{
+	// Callers of a recursive cost centre count every entry of it.
+	const prof = execFileSync(`${bindir}/ccs-convert`, ['-t', 'json', 'tests/data/ghc/mj.P.prof']);
+	const d = JSON.parse(prof);
+	const cc = d.cost_centres.length;
+	d.cost_centres.push({ label: 'recf', module: 0, src: '', caf: false, synthetic: false, id: -1 });
+	const e = d.metrics.findIndex((m) => m.name === 'entries');
+	const node = (kids) => { const v = d.metrics.map(() => 0); v[e] = 1; v[0] = 1; return [cc, kids, ...v]; };
+	// The root gets one child more: f, f, f nested.
+	d.nodes[0][1]++;
+	d.nodes.splice(1, 0, node(1), node(1), node(0));
+	writeFileSync(`${scratch}/rec.json`, JSON.stringify(d));
+	const cli = execFileSync(`${bindir}/ccs-callers`, ['-m', 'entries', '--tsv', 'recf', `${scratch}/rec.json`]).toString();
+	const page = await open(html(`${scratch}/rec.json`, `${scratch}/rec.html`));
+	await page.selectOption('#metric', { label: 'entries (calls)' });
+	await page.click('#tab-flat');
+	await page.click('tr[data-name="MAIN.recf"] .link');
+	const note = await page.textContent('#view-callers .note').catch(() => '');
+	check(/: 3 calls/.test(note), `callers of recf count its 3 entries: ${note} (ccs-callers: ${cli.trim().split('\n').pop()})`);
+	await page.close();
+}
+{
+	// Negative costs: children stay inside their parent.
+	writeFileSync(`${scratch}/neg.folded`, 'a;b -5\na;c 3\na;c;e -7\nd 2\na;c;f 4\n');
+	const page = await open(html(`${scratch}/neg.folded`, `${scratch}/neg.html`));
+	await page.click('#tab-flame');
+	const [frames, extent] = await page.$eval('#view-flame canvas',
+	    (c) => [Number(c.dataset.frames), Number(c.dataset.extent)]).catch(() => [0, 0]);
+	check(page.errors.length === 0, 'negative costs: no errors');
+	// root, a, c, f, d: the positive costs, each inside its parent.
+	check(frames === 5 && extent <= 1.0001, `negative costs: ${frames} frames, to ${extent} of the width`);
+	await page.close();
+}
+{
+	// A name not UTF-8 keeps its good characters.
+	writeFileSync(`${scratch}/utf.folded`, Buffer.concat([Buffer.from('main;caf\xc3\xa9', 'latin1'),
+	    Buffer.from([0xff]), Buffer.from(' 1\n')]));
+	const page = await open(html(`${scratch}/utf.folded`, `${scratch}/utf.html`));
+	await page.click('#tab-flat');
+	const shown = await page.$$eval('tbody tr', (r) => r.map((e) => e.dataset.name));
+	check(shown.includes('caf\u00e9\ufffd'), `only the bad byte is replaced: ${shown.join(',')}`);
+	await page.close();
+}
+
 await browser.close();
 console.log(failures ? `${failures} failed` : 'all passed');
 process.exit(failures ? 1 : 0);
