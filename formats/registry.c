@@ -53,13 +53,11 @@ pdb_format_find(const char *name)
 const struct pdb_format *
 pdb_format_guess(const char *path)
 {
-	const struct pdb_format *f;
-	const char *dot, *e, *end;
-	size_t n, i = 0;
+	const struct pdb_format *f, *best = NULL;
+	const char *e, *end;
+	size_t n, len = strlen(path), bestlen = 0, i = 0;
 
-	if ((dot = strrchr(path, '.')) == NULL)
-		return NULL;
-	n = strlen(dot);
+	/* The longest extension that ends path: .speedscope.json, not .json. */
 	while ((f = pdb_format_next(&i)) != NULL) {
 		if (f->write == NULL || f->exts == NULL)
 			continue;
@@ -67,11 +65,15 @@ pdb_format_guess(const char *path)
 			end = strchr(e, ',');
 			if (end == NULL)
 				end = e + strlen(e);
-			if ((size_t)(end - e) == n && strncmp(e, dot, n) == 0)
-				return f;
+			n = (size_t)(end - e);
+			if (n > bestlen && n < len &&
+			    strncmp(path + len - n, e, n) == 0) {
+				best = f;
+				bestlen = n;
+			}
 		}
 	}
-	return NULL;
+	return best;
 }
 
 const struct pdb_format *

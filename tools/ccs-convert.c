@@ -11,8 +11,8 @@
 #include "common.h"
 
 static const char usage[] =
-    "ccs-convert [-F] [--compress] [-f format] -t format [-o file] "
-    "[--pgcl-version N] [file]";
+    "ccs-convert [-F] [--compress] [-f format] [-s pattern] [-d pattern] "
+    "-t format [-o file] [--pgcl-version N] [file]";
 
 static const char helptext[] =
     "Convert a profile from one format to another.\n\n"
@@ -78,8 +78,10 @@ main(int argc, char *argv[])
 
 	db = tool_pdb_new();
 	rc = TOOL_ERR;
-	/* Compression is the projection on everything. */
-	if ((compress ? tool_read_projected(&c, db, path, NULL) :
+	/* Compression is the projection on everything; -s and -d project
+	 * as ccs-select does. */
+	if ((compress || !pdb_sel_is_trivial(c.sel) ?
+	    tool_read_projected(&c, db, path, c.sel) :
 	    pdb_read_tree(db, path, c.informat, &c.opts, NULL)) != PDB_OK) {
 		tool_pdberr(db);
 		goto out;

@@ -299,3 +299,51 @@ Test(ccs_convert, binary_to_pipe_and_file)
 	free(out);
 	run_free(&r);
 }
+
+/* -s and -d select before converting, as ccs-select does. */
+Test(ccs_convert, selects_as_ccs_select)
+{
+	struct run r;
+
+	run(&r, "a=$(ccs-convert -t folded -d 'Main.*' tests/data/ghc/mj.prof) "
+	    "&& b=$(ccs-select -t folded -d 'Main.*' tests/data/ghc/mj.prof) "
+	    "&& c=$(ccs-convert -t folded tests/data/ghc/mj.prof) && "
+	    "test \"$a\" = \"$b\" && test \"$a\" != \"$c\"");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+}
+
+/* The longest extension decides: .speedscope.json is speedscope. */
+Test(ccs_convert, speedscope_extension)
+{
+	char *dir = make_temp_dir();
+	struct run r;
+
+	run(&r, "ccs-convert -o %s/p.speedscope.json tests/data/ghc/mj.prof && "
+	    "grep -q '\"\\$schema\":\"https://www.speedscope.app' "
+	    "%s/p.speedscope.json && ccs-convert -o %s/p.json "
+	    "tests/data/ghc/mj.prof && grep -q '\"format\":\"ccstools-profile\"' "
+	    "%s/p.json", dir, dir, dir, dir);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	remove_temp(dir);
+	free(dir);
+}
+
+/* --format, as every page spells -f, for every tool that reads. */
+Test(ccs_convert, format_long_option_everywhere)
+{
+	static const char *const tools[] = { "ccs-flat", "ccs-hot",
+	    "ccs-stacks", "ccs-tree", "ccs-select -t json", "ccs-prune -t json",
+	    "ccs-convert -t json", "ccs-callers main", "ccs2dot", "ccs2html",
+	    "ccs2callgrind" };
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		run(&r, "%s --format ghc-prof tests/data/ghc/mj.prof > /dev/null",
+		    tools[i]);
+		cr_expect_eq(r.status, 0, "%s: %s", tools[i], r.err);
+		run_free(&r);
+	}
+}

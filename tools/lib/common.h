@@ -86,6 +86,7 @@ struct tool_common {
 	{ "deselect-file", required_argument, NULL, OPT_DESELECT_FILE }, \
 	{ "compensate", no_argument, NULL, OPT_COMPENSATE },		\
 	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },	\
+	{ "format", required_argument, NULL, 'f' },			\
 	{ "metric", required_argument, NULL, 'm' },			\
 	{ "select", required_argument, NULL, 's' },			\
 	{ "deselect", required_argument, NULL, 'd' },			\

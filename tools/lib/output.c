@@ -29,6 +29,8 @@ static char	file_buf[TOOL_OUT_BUFSIZE];
  */
 static char			 out_tmp[PATH_MAX];
 static volatile sig_atomic_t	 out_tmp_live;
+/* The file the temporary one replaces: -o's, or the file its link names. */
+static char			 out_target[PATH_MAX];
 
 const char *
 tool_output_name(const struct tool_common *c)
@@ -77,11 +79,15 @@ out_tmp_open(const char *path, const struct stat *old)
 	FILE *f;
 	int fd, n, save;
 
+	const char *base = slash != NULL ? slash + 1 : path;
+	/* ".NAME.XXXXXX", unless that is longer than a name can be. */
+	const char *tmpname = strlen(base) + 8 <= NAME_MAX ? base : "ccs-out";
+
 	if (slash == NULL)
-		n = snprintf(out_tmp, sizeof(out_tmp), ".%s.XXXXXX", path);
+		n = snprintf(out_tmp, sizeof(out_tmp), ".%s.XXXXXX", tmpname);
 	else
 		n = snprintf(out_tmp, sizeof(out_tmp), "%.*s/.%s.XXXXXX",
-		    (int)(slash - path), path, slash + 1);
+		    (int)(slash - path), path, tmpname);
 	if (n < 0 || (size_t)n >= sizeof(out_tmp)) {
 		errno = ENAMETOOLONG;
 		return NULL;
@@ -135,6 +141,7 @@ out_tmp_open(const char *path, const struct stat *old)
 FILE *
 tool_output_open(const struct tool_common *c, int binary)
 {
+	const char *target;
 	struct stat st;
 	FILE *f;
 	int exists;
@@ -150,13 +157,23 @@ tool_output_open(const struct tool_common *c, int binary)
 	/*
 	 * A regular file (or a new one) is written through a temporary
 	 * file; anything else (/dev/null, /dev/full, a FIFO, a terminal)
-	 * cannot be replaced by rename(2) and is written directly.
+	 * cannot be replaced by rename(2) and is written directly.  A
+	 * symbolic link is followed, as a shell's > follows it: the file it
+	 * names is replaced and the link stays.
 	 */
-	exists = stat(c->outpath, &st) == 0;
-	if (exists && !S_ISREG(st.st_mode))
+	target = c->outpath;
+	if (lstat(c->outpath, &st) == 0 && S_ISLNK(st.st_mode))
+		target = realpath(c->outpath, out_target);
+	exists = target != NULL && stat(target, &st) == 0;
+	if (target == NULL)		/* a link to no file yet */
 		f = fopen(c->outpath, "wb");
-	else
-		f = out_tmp_open(c->outpath, exists ? &st : NULL);
+	else if (exists && !S_ISREG(st.st_mode))
+		f = fopen(target, "wb");
+	else {
+		if (target != out_target)
+			snprintf(out_target, sizeof(out_target), "%s", target);
+		f = out_tmp_open(out_target, exists ? &st : NULL);
+	}
 	if (f == NULL) {
 		tool_warnx("%s: %s", c->outpath, strerror(errno));
 		return NULL;
@@ -182,7 +199,7 @@ tool_output_close(const struct tool_common *c, FILE *f)
 	if (fclose(f) != 0 && err == 0)
 		err = errno ? errno : EIO;
 	if (err == 0 && f != stdout && out_tmp_live) {
-		if (rename(out_tmp, c->outpath) == 0)
+		if (rename(out_tmp, out_target) == 0)
 			out_tmp_live = 0;
 		else
 			err = errno;
