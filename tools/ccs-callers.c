@@ -411,7 +411,11 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1 || argc > 2 || (folded && tsv))
+	if (folded && tsv) {
+		tool_warnx("--folded and --tsv cannot go together");
+		tool_usage(usage);
+	}
+	if (argc < 1 || argc > 2)
 		tool_usage(usage);
 	name = argv[0];
 	path = argc == 2 ? argv[1] : "-";

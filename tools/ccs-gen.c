@@ -349,7 +349,11 @@ main(int argc, char *argv[])
 			tool_usage(usage);
 		}
 	}
-	if (optind != argc || (size != 0 && nodes_set))
+	if (size != 0 && nodes_set) {
+		tool_warnx("-n and --size cannot go together");
+		tool_usage(usage);
+	}
+	if (optind != argc)
 		tool_usage(usage);
 	if (f == NULL && c.outpath != NULL)
 		f = outfmt_guess(c.outpath);
@@ -358,6 +362,11 @@ main(int argc, char *argv[])
 
 	if (size != 0) {
 		nodes = nodes_for(f, seed, size, stream);
+		if (nodes == MAX_NODES)
+			tool_warnx("--size: %llu bytes is more than a profile "
+			    "of %llu nodes, the most there can be: writing "
+			    "that", (unsigned long long)size,
+			    (unsigned long long)MAX_NODES);
 		tool_progress_total(size);
 	}
 	if ((out = tool_output_open(&c, f->binary)) == NULL) {

@@ -637,3 +637,14 @@ Test(ccs_callers, no_metrics)
 {
 	check_no_metrics("ccs-callers main", "ccs-callers");
 }
+
+Test(ccs_callers, folded_and_tsv_say_why)
+{
+	struct run r;
+
+	run(&r, "ccs-callers --folded --tsv main tests/data/ghc/mj.prof");
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "--folded and --tsv cannot go together") !=
+	    NULL, "%s", r.err);
+	run_free(&r);
+}

@@ -415,3 +415,18 @@ Test(ccs_gen, hot_streams_as_the_tree_says)
 		}
 	}
 }
+
+/* Usage errors say what is wrong; a size past the most nodes says so. */
+Test(ccs_gen, says_why)
+{
+	struct run r;
+
+	run(&r, "ccs-gen -n 10 --size 1k");
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "-n and --size cannot go together") != NULL,
+	    "%s", r.err);
+	run_free(&r);
+	run(&r, "ccs-gen -q -t folded --size 99999G | head -c 1 >/dev/null");
+	cr_expect(strstr(r.err, "the most there can be") != NULL, "%s", r.err);
+	run_free(&r);
+}

@@ -512,3 +512,20 @@ Test(ccs_select, folded_root_is_selected_alike)
 	same_output("ccs-select -s c " THETA " | ccs-flat --tsv",
 	    "ccs-flat --tsv -s c " THETA);
 }
+
+/* An empty pattern matches no cost centre: refused, for every tool. */
+Test(ccs_select, empty_patterns_refused)
+{
+	static const char *const cmds[] = { "ccs-select -s ''", "ccs-select -d ''",
+	    "ccs-flat -s ''", "ccs-prune --exclude ''", "ccs-hot -d ''" };
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		run(&r, "%s tests/data/ghc/mj.prof", cmds[i]);
+		cr_expect_eq(r.status, 2, "%s: exit %d", cmds[i], r.status);
+		cr_expect(strstr(r.err, "empty pattern") != NULL, "%s: %s",
+		    cmds[i], r.err);
+		run_free(&r);
+	}
+}

@@ -262,6 +262,11 @@ tool_common_option(struct tool_common *c, int ch, const char *arg,
 	switch (ch) {
 	case 'd':
 	case 's':
+		/* It would match no cost centre: a mistake, not a choice. */
+		if (*arg == '\0') {
+			tool_warnx("-%c: empty pattern", ch);
+			exit(TOOL_USAGE);
+		}
 		if (pdb_sel_add(c->sel, ch == 's', arg) != PDB_OK)
 			nomem();
 		return 1;
@@ -311,6 +316,10 @@ tool_common_option(struct tool_common *c, int ch, const char *arg,
 		c->min_pct = tool_strtod("--min-pct", arg, 0, 100);
 		return 1;
 	case OPT_EXCLUDE:
+		if (*arg == '\0') {
+			tool_warnx("--exclude: empty pattern");
+			exit(TOOL_USAGE);
+		}
 		c->excludes = xreallocarray(c->excludes, c->nexcludes + 1,
 		    sizeof(*c->excludes));
 		c->excludes[c->nexcludes++] = arg;
