@@ -72,6 +72,7 @@ out_tmp_open(const char *path, const struct stat *old)
 	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGXFSZ };
 	static int registered;
 	const char *slash = strrchr(path, '/');
+	const char *base = slash != NULL ? slash + 1 : path, *tmpname;
 	struct sigaction sa;
 	sigset_t block, saved;
 	mode_t mode, mask;
@@ -79,10 +80,8 @@ out_tmp_open(const char *path, const struct stat *old)
 	FILE *f;
 	int fd, n, save;
 
-	const char *base = slash != NULL ? slash + 1 : path;
 	/* ".NAME.XXXXXX", unless that is longer than a name can be. */
-	const char *tmpname = strlen(base) + 8 <= NAME_MAX ? base : "ccs-out";
-
+	tmpname = strlen(base) + 8 <= NAME_MAX ? base : "ccs-out";
 	if (slash == NULL)
 		n = snprintf(out_tmp, sizeof(out_tmp), ".%s.XXXXXX", tmpname);
 	else
@@ -169,9 +168,12 @@ tool_output_open(const struct tool_common *c, int binary)
 		f = fopen(c->outpath, "wb");
 	else if (exists && !S_ISREG(st.st_mode))
 		f = fopen(target, "wb");
-	else {
+	else if (target != out_target && strlen(target) >= sizeof(out_target)) {
+		errno = ENAMETOOLONG;
+		f = NULL;
+	} else {
 		if (target != out_target)
-			snprintf(out_target, sizeof(out_target), "%s", target);
+			memcpy(out_target, target, strlen(target) + 1);
 		f = out_tmp_open(out_target, exists ? &st : NULL);
 	}
 	if (f == NULL) {
