@@ -273,28 +273,35 @@ pdb_varint_dec(const unsigned char **pp, uint64_t *vp)
 
 /*
  * The n decimal digits at s as an int64_t, in any locale: 0, -1 when
- * there are none or something else is there, -2 when they pass
- * INT64_MAX.  Eighteen digits cannot, so only longer counts are checked.
+ * there are none or something else is there (whatever their length),
+ * -2 when they pass INT64_MAX.  Eighteen digits cannot, so only longer
+ * counts are checked.
  */
 static inline int
 pdb_parse_digits(const char *s, size_t n, int64_t *out)
 {
-	int64_t v = 0;
+	uint64_t v = 0;
 	size_t i;
 	unsigned d;
+	int over = 0;
 
 	if (n == 0)
 		return -1;
-	for (i = 0; i < n; i++)
-		if ((unsigned)(unsigned char)s[i] - '0' > 9)
+	/* One pass; the first 18 digits cannot pass INT64_MAX. */
+	for (i = 0; i < n && i < 18; i++) {
+		if ((d = (unsigned)(unsigned char)s[i] - '0') > 9)
 			return -1;
-	for (i = 0; i < n; i++) {
-		d = (unsigned)(unsigned char)s[i] - '0';
-		if (i >= 18 && v > (INT64_MAX - (int64_t)d) / 10)
-			return -2;
-		v = v * 10 + (int64_t)d;
+		v = v * 10 + d;
 	}
-	*out = v;
+	for (; i < n; i++) {
+		if ((d = (unsigned)(unsigned char)s[i] - '0') > 9)
+			return -1;	/* not a number, however long */
+		over |= v > (uint64_t)(INT64_MAX - d) / 10;
+		v = v * 10 + d;
+	}
+	if (over)
+		return -2;
+	*out = (int64_t)v;
 	return 0;
 }
 

@@ -102,29 +102,25 @@ pdb_json_load(const char *s, size_t len, size_t flags, json_error_t *err,
 int
 pdb_json_integer(const char *s, size_t len, int64_t *v)
 {
-	const char *p = s, *end = s + len;
-	uint64_t mag = 0, d, lim;
-	int neg = len > 0 && *p == '-', over = 0;
+	int neg = len > 0 && *s == '-';
+	int64_t mag;
 
-	p += neg;
-	if (end - p <= 18) {
-		/* Most numbers: 18 digits cannot overflow. */
-		for (; p < end && *p >= '0' && *p <= '9'; p++)
-			mag = mag * 10 + (uint64_t)(*p - '0');
-	} else {
-		lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-		for (; p < end && *p >= '0' && *p <= '9'; p++) {
-			d = (uint64_t)(*p - '0');
-			over |= mag > (lim - d) / 10;
-			mag = mag * 10 + d;
+	/* yajl's lexer lets through digits, '-', '+', '.', 'e' and 'E'. */
+	switch (pdb_parse_digits(s + neg, len - (size_t)neg, &mag)) {
+	case 0:
+		*v = neg ? -mag : mag;
+		return 1;
+	case -2:
+		/* -2^63 passes INT64_MAX by one. */
+		if (neg && len == 20 && memcmp(s, "-9223372036854775808", 20) ==
+		    0) {
+			*v = INT64_MIN;
+			return 1;
 		}
-	}
-	if (p != end)
-		return 0;	/* ., e or E: a real number */
-	if (over)
 		return -1;
-	*v = neg && mag > 0 ? -(int64_t)(mag - 1) - 1 : (int64_t)mag;
-	return 1;
+	default:
+		return 0;	/* a fraction or an exponent: a real number */
+	}
 }
 
 size_t

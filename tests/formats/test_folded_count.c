@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "formats.h"
 #include "pdb.h"
 #include "testutil.h"
 
@@ -117,5 +118,40 @@ Test(folded_count, digit_strings_of_every_length)
 			    PDB_OK, "'%s': %s", digits, err);
 			cr_expect_eq(v, want, "'%s'", digits);
 		}
+	}
+}
+
+/*
+ * The quick path itself (pdb_parse_digits(), shared by the text and JSON
+ * readers): exact to INT64_MAX, -2 one past it however long, and -1 for
+ * anything not all digits, even when the digits before it are too many.
+ */
+Test(folded_count, parse_digits_edges)
+{
+	static const struct {
+		const char	*s;
+		int		 rc;
+		int64_t		 v;
+	} cases[] = {
+		{ "0", 0, 0 }, { "17", 0, 17 },
+		{ "999999999999999999", 0, 999999999999999999LL },
+		{ "9223372036854775807", 0, INT64_MAX },
+		{ "0000000000000000000000009", 0, 9 },
+		{ "9223372036854775808", -2, 0 },
+		{ "99999999999999999999999", -2, 0 },
+		{ "", -1, 0 }, { "1.5", -1, 0 }, { "-1", -1, 0 }, { "12a", -1, 0 },
+		{ "99999999999999999999.5", -1, 0 },
+	};
+	size_t i;
+	int64_t v;
+	int rc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		v = -7;
+		rc = pdb_parse_digits(cases[i].s, strlen(cases[i].s), &v);
+		cr_expect_eq(rc, cases[i].rc, "'%s': %d", cases[i].s, rc);
+		if (cases[i].rc == 0)
+			cr_expect_eq(v, cases[i].v, "'%s': %lld", cases[i].s,
+			    (long long)v);
 	}
 }

@@ -213,6 +213,9 @@ Test(json, both_readers_judge_a_node_alike)
 	/* Not JSON, though yajl takes them for white space. */
 	expect_error_both("\"nodes\":[\v[0,0,1]]}", "invalid token");
 	expect_error_both("\"nodes\":[[0,\f0,1]]}", "invalid token");
+	/* One below -2^63. */
+	expect_error_both("\"nodes\":[[0,0,-9223372036854775809]]}",
+	    "integer");
 	/* A key twice, once spelled with an escape. */
 	expect_error_both("\"nodes\":[[0,0,1]],\"node\\u0073\":[[0,0,2]]}",
 	    "duplicate object key");
