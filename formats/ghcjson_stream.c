@@ -997,27 +997,24 @@ position(struct js *j, size_t at, unsigned long long *line,
 	*col = j->chunkbase + at - start;
 }
 
-/* "file:line:column: what", at offset at of the chunk being parsed. */
+/*
+ * "file:line:column: what", at offset at of the chunk being parsed, less
+ * back bytes (an escape begun in the chunk before, so on the same line).
+ */
 static int
-text_error(struct js *j, size_t at, const char *what)
+text_error_back(struct js *j, size_t at, size_t back, const char *what)
 {
 	unsigned long long line, col;
 
 	position(j, at, &line, &col);
 	return pdb_seterr(j->db, PDB_EFORMAT, "%s:%llu:%llu: %s", j->name,
-	    line, col, what);
+	    line, col - back, what);
 }
 
-/* text_error() for what began back bytes before the chunk: an escape,
- * so on the line the chunk starts in. */
 static int
-text_error_back(struct js *j, size_t back, const char *what)
+text_error(struct js *j, size_t at, const char *what)
 {
-	unsigned long long line, col;
-
-	position(j, 0, &line, &col);
-	return pdb_seterr(j->db, PDB_EFORMAT, "%s:%llu:%llu: %s", j->name,
-	    line, col - back, what);
+	return text_error_back(j, at, 0, what);
 }
 
 static int
@@ -1179,7 +1176,6 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 	struct pdb_yajl y;
 	yajl_status st = yajl_status_ok;
 	const unsigned char *chunk;
-	const char *why;
 	size_t len, i, bad, ws, sg;
 	long got;
 	int rc = 0;
@@ -1218,14 +1214,14 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 		ws = pdb_json_ff_or_vt(chunk, len);
 		sg = surrogates(&j, chunk, len);
 		bad = ws < sg ? ws : sg;
-		why = ws < sg ? "invalid token (form feed or vertical tab)" :
-		    "invalid Unicode escape (an unpaired surrogate)";
 		st = pdb_yajl_parse(&y, chunk, bad);
 		if (st != yajl_status_ok)
 			break;
 		if (bad < len) {
-			rc = bad == 0 && j.esc_back > 0 ? text_error_back(&j,
-			    j.esc_back, why) : text_error(&j, bad, why);
+			rc = ws < sg ? text_error(&j, ws, "invalid token (form "
+			    "feed or vertical tab)") : text_error_back(&j, sg,
+			    j.esc_back, "invalid Unicode escape (an unpaired "
+			    "surrogate)");
 			goto out;
 		}
 		if (j.closed && (i = not_space(chunk, j.closed == 1 ?
