@@ -471,25 +471,16 @@ s_number(void *arg, const char *text, size_t len)
 	return 0;
 }
 
+/* An array or object inside a node is a field that is no integer. */
 static int
-s_start(struct stream *s)
-{
-	if (s->level == 2 && !s_field(s, 0, 0))
-		return 0;
-	s->level++;
-	return 1;
-}
-
-static int
-s_start_map(void *arg)
+s_start(void *arg)
 {
 	struct stream *s = arg;
 
-	if (s->level == 1) {
-		s->rc = row_error(s->n);
+	if (!s_field(s, 0, 0))
 		return 0;
-	}
-	return s_start(s);
+	s->level++;
+	return 1;
 }
 
 static int
@@ -506,13 +497,13 @@ s_start_array(void *arg)
 {
 	struct stream *s = arg;
 
-	if (s->level == 1) {
-		s->level = 2;
+	if (s->level >= 2)
+		return s_start(s);
+	if (s->level++ == 1) {		/* a node */
 		s->k = 0;
 		s->bad = SIZE_MAX;
-		return 1;
 	}
-	return s_start(s);
+	return 1;
 }
 
 static int
@@ -535,7 +526,7 @@ s_end(void *arg)
 
 static const yajl_callbacks stream_callbacks = {
 	s_other, s_boolean, NULL, NULL, s_number, s_string,
-	s_start_map, s_map_key, s_end, s_start_array, s_end
+	s_start, s_map_key, s_end, s_start_array, s_end
 };
 
 /* The nodes' array, text[0, len), at byte off of the file. */
