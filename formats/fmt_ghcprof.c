@@ -291,16 +291,18 @@ header_line(struct reader *r, char *line, int *want_command)
 	 */
 	if (strncmp(s, "COST CENTRE", 11) == 0)
 		r->in_tables = 1;
-	if (!r->in_tables && strstr(s, TITLE) != NULL) {
-		*want_command = 1;
-		return parse_title(r, s);
+	else if (!r->in_tables) {
+		if (strstr(s, TITLE) != NULL) {
+			*want_command = 1;
+			return parse_title(r, s);
+		}
+		if (strncmp(s, "total time", 10) == 0) {
+			*want_command = 0;
+			return parse_time(r, s + 10);
+		}
+		if (strncmp(s, "total alloc", 11) == 0)
+			return parse_alloc(r, s + 11);
 	}
-	if (!r->in_tables && strncmp(s, "total time", 10) == 0) {
-		*want_command = 0;
-		return parse_time(r, s + 10);
-	}
-	if (!r->in_tables && strncmp(s, "total alloc", 11) == 0)
-		return parse_alloc(r, s + 11);
 	if (*want_command) {
 		/* "mj +RTS -P -RTS": the program is the first word. */
 		*want_command = 0;
