@@ -36,46 +36,13 @@
 extern const unsigned char ccs_viewer_js[];
 extern const unsigned char ccs_viewer_css[];
 
-/* A JSON string for s; names that are not UTF-8 get U+FFFD for bad bytes. */
-static json_t *
-jstr(const char *s)
-{
-	json_t *j;
-	char *fixed, *o;
-	const unsigned char *p, *end;
-	size_t n;
-	uint32_t c;
-
-	if ((j = json_string(s)) != NULL)
-		return j;
-	if ((fixed = malloc(strlen(s) * 3 + 1)) == NULL)
-		return NULL;
-	end = (const unsigned char *)s + strlen(s);
-	for (p = (const unsigned char *)s, o = fixed; p < end; p += n) {
-		/* A byte that starts no valid sequence becomes U+FFFD. */
-		if ((n = pdb_utf8_seq(p, (size_t)(end - p), &c)) == 0) {
-			memcpy(o, "\xef\xbf\xbd", 3);
-			o += 3;
-			n = 1;
-		} else {
-			memcpy(o, p, n);
-			o += n;
-		}
-	}
-	*o = '\0';
-	j = json_string(fixed);
-	free(fixed);
-	return j;
-}
-
 /*
- * Copy src to dst (cap bytes, cap >= 4) as valid UTF-8 without control
- * characters, for text that libxml2 writes as it is: a byte that starts
- * no valid sequence and a control character become U+FFFD, and a long
- * src is cut at a character boundary.
+ * Copy src to dst (cap bytes, cap >= 4) as valid UTF-8: a byte that
+ * starts no valid sequence, and with controls set a control character,
+ * becomes U+FFFD, and a long src is cut at a character boundary.
  */
 static void
-text_copy(char *dst, size_t cap, const char *src)
+utf8_copy(char *dst, size_t cap, const char *src, int controls)
 {
 	const unsigned char *p = (const unsigned char *)src;
 	const unsigned char *end = p + strlen(src);
@@ -84,7 +51,7 @@ text_copy(char *dst, size_t cap, const char *src)
 
 	while (*p != '\0') {
 		n = pdb_utf8_seq(p, (size_t)(end - p), &c);
-		if (n == 0 || c < 0x20 || c == 0x7f) {
+		if (n == 0 || (controls && (c < 0x20 || c == 0x7f))) {
 			if (o + 4 > cap)
 				break;
 			memcpy(dst + o, "\xef\xbf\xbd", 3);
@@ -99,6 +66,24 @@ text_copy(char *dst, size_t cap, const char *src)
 		p += n;
 	}
 	dst[o] = '\0';
+}
+
+/* A JSON string for s; names that are not UTF-8 get U+FFFD for bad bytes. */
+static json_t *
+jstr(const char *s)
+{
+	size_t cap = strlen(s) * 3 + 1;
+	json_t *j;
+	char *fixed;
+
+	if ((j = json_string(s)) != NULL)
+		return j;
+	if ((fixed = malloc(cap)) == NULL)
+		return NULL;
+	utf8_copy(fixed, cap, s, 0);
+	j = json_string(fixed);
+	free(fixed);
+	return j;
 }
 
 /* The data but its columns of numbers (cc, kids, values), which are
@@ -304,7 +289,9 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	sym_xmlNewProp(n, BAD_CAST "content", BAD_CAST "default-src 'none'; "
 	    "script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
 	    "img-src data:");
-	text_copy(title, sizeof(title) - 32, prog && *prog ? prog : "profile");
+	/* libxml2 writes the title as it is: no control characters. */
+	utf8_copy(title, sizeof(title) - 32, prog && *prog ? prog : "profile",
+	    1);
 	snprintf(title + strlen(title), 32, " — ccstools profile");
 	child(head, "title", title);
 	child(head, "style", (const char *)ccs_viewer_css);
