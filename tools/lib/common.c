@@ -284,12 +284,7 @@ tool_common_option(struct tool_common *c, int ch, const char *arg,
 		c->metric = arg;
 		return 1;
 	case 'o':
-		/* The names of standard output are standard output, as it
-		 * is: opened anew, a file appended to (>>) would be cut. */
-		c->outpath = strcmp(arg, "-") == 0 ||
-		    strcmp(arg, "/dev/stdout") == 0 ||
-		    strcmp(arg, "/dev/fd/1") == 0 ||
-		    strcmp(arg, "/proc/self/fd/1") == 0 ? NULL : arg;
+		c->outpath = strcmp(arg, "-") == 0 ? NULL : arg;
 		return 1;
 	case 'q':
 		c->quiet = 1;

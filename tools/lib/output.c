@@ -137,6 +137,21 @@ out_tmp_open(const char *path, const struct stat *old)
 	return f;
 }
 
+/*
+ * Whether path is a symbolic link to what standard output is open on, as
+ * /dev/stdout, /dev/fd/1 and /proc/self/fd/1 are: opened anew, a file
+ * appended to (>>) would be cut, and replaced it would lose the link.
+ */
+static int
+names_stdout(const char *path)
+{
+	struct stat st, out;
+
+	return lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    stat(path, &st) == 0 && fstat(STDOUT_FILENO, &out) == 0 &&
+	    st.st_dev == out.st_dev && st.st_ino == out.st_ino;
+}
+
 FILE *
 tool_output_open(const struct tool_common *c, int binary)
 {
@@ -145,7 +160,7 @@ tool_output_open(const struct tool_common *c, int binary)
 	FILE *f;
 	int exists;
 
-	if (c->outpath == NULL) {
+	if (c->outpath == NULL || names_stdout(c->outpath)) {
 		if (binary && !c->force && isatty(STDOUT_FILENO)) {
 			tool_warnx("refusing to write binary output to a "
 			    "terminal (use -o FILE or a pipe)");
