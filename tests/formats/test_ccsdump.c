@@ -564,18 +564,14 @@ Test(ccsdump, ghc_dump_folded)
 
 Test(ccsdump, gzip)
 {
-	char *dir = make_temp_dir();
 	struct run r;
 
-	run(&r, "ccs-convert -t dump tests/data/ghcjson/mj.json | gzip -c "
-	    "> %s/mj.ccsdump.gz && "
-	    "ccs-flat --tsv %s/mj.ccsdump.gz > %s/gz.tsv &&"
-	    " ccs-flat --tsv tests/data/ghcjson/mj.json | "
-	    "cmp - %s/gz.tsv", dir, dir, dir, dir);
+	run_in_temp(&r, "ccs-convert -t dump tests/data/ghcjson/mj.json | "
+	    "gzip -c > \"$T\"/mj.ccsdump.gz && "
+	    "ccs-flat --tsv \"$T\"/mj.ccsdump.gz > \"$T\"/gz.tsv &&"
+	    " ccs-flat --tsv tests/data/ghcjson/mj.json | cmp - \"$T\"/gz.tsv");
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_free(&r);
-	remove_temp(dir);
-	free(dir);
 }
 
 /* The dump is binary: the tools refuse to write it to a terminal. */

@@ -174,6 +174,21 @@ run(struct run *r, const char *fmt, ...)
 }
 
 void
+run_in_temp(struct run *r, const char *fmt, ...)
+{
+	char *dir = make_temp_dir(), *cmd;
+	va_list ap;
+
+	va_start(ap, fmt);
+	cr_assert(vasprintf(&cmd, fmt, ap) > 0);
+	va_end(ap);
+	run(r, "T='%s'; R=\"$PWD\"; %s", dir, cmd);
+	free(cmd);
+	remove_temp(dir);
+	free(dir);
+}
+
+void
 run_free(struct run *r)
 {
 	free(r->out);

@@ -31,6 +31,13 @@ struct run {
 void	 run(struct run *, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void	 run_free(struct run *);
+/*
+ * run() with a new empty temporary directory in the shell variable T,
+ * removed afterwards; the working directory is still the source tree,
+ * also in R.
+ */
+void	 run_in_temp(struct run *, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* A file's contents, NUL-terminated (malloc'd), or NULL. */
 char	*slurp(const char *path, size_t *len);

@@ -316,18 +316,16 @@ Test(ccs_convert, selects_as_ccs_select)
 /* The longest extension decides: .speedscope.json is speedscope. */
 Test(ccs_convert, speedscope_extension)
 {
-	char *dir = make_temp_dir();
 	struct run r;
 
-	run(&r, "ccs-convert -o %s/p.speedscope.json tests/data/ghc/mj.prof && "
+	run_in_temp(&r, "ccs-convert -o \"$T\"/p.speedscope.json "
+	    "tests/data/ghc/mj.prof && "
 	    "grep -q '\"\\$schema\":\"https://www.speedscope.app' "
-	    "%s/p.speedscope.json && ccs-convert -o %s/p.json "
+	    "\"$T\"/p.speedscope.json && ccs-convert -o \"$T\"/p.json "
 	    "tests/data/ghc/mj.prof && grep -q '\"format\":\"ccstools-profile\"' "
-	    "%s/p.json", dir, dir, dir, dir);
+	    "\"$T\"/p.json");
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	run_free(&r);
-	remove_temp(dir);
-	free(dir);
 }
 
 /* --format, as every page spells -f, for every tool that reads. */

@@ -331,16 +331,6 @@ Test(output, o_dev_null_is_written_not_replaced)
 	run_free(&r);
 }
 
-/* The directory the tests run in, where GHC_PA is. */
-static const char *
-cwd(void)
-{
-	static char buf[4096];
-
-	cr_assert(getcwd(buf, sizeof(buf)) != NULL);
-	return buf;
-}
-
 /*
  * -o through a symbolic link writes the file the link names, as a
  * shell's > does: the link stays a link, also when it is relative and
@@ -348,24 +338,20 @@ cwd(void)
  */
 Test(output, o_through_a_symlink_writes_its_file)
 {
-	char *dir = make_temp_dir();
 	struct run r;
 
-	run(&r, "cd '%s' && mkdir sub && echo old > real.txt && "
+	run_in_temp(&r, "cd \"$T\" && mkdir sub && echo old > real.txt && "
 	    "ln -s real.txt link.txt && ln -s ../real.txt sub/l2 && "
 	    "ln -s new.txt dangling.txt && "
-	    "ccs-flat -o link.txt %s/%s && test -L link.txt && "
+	    "ccs-flat -o link.txt \"$R\"/%s && test -L link.txt && "
 	    "grep -q 'program: demo' real.txt && "
-	    "ccs-convert -t folded -o sub/l2 %s/%s && test -L sub/l2 && "
+	    "ccs-convert -t folded -o sub/l2 \"$R\"/%s && test -L sub/l2 && "
 	    "grep -q 'MAIN.MAIN;' real.txt && "
-	    "ccs-flat -o dangling.txt %s/%s && test -L dangling.txt && "
+	    "ccs-flat -o dangling.txt \"$R\"/%s && test -L dangling.txt && "
 	    "grep -q 'program: demo' new.txt && "
-	    "test -z \"$(ls -A | grep '^\\.')\"", dir, cwd(), GHC_PA, cwd(),
-	    GHC_PA, cwd(), GHC_PA);
+	    "test -z \"$(ls -A | grep '^\\.')\"", GHC_PA, GHC_PA, GHC_PA);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	run_free(&r);
-	remove_temp(dir);
-	free(dir);
 }
 
 /*
@@ -375,35 +361,29 @@ Test(output, o_through_a_symlink_writes_its_file)
  */
 Test(output, o_dev_stdout_is_standard_output)
 {
-	char *dir = make_temp_dir();
 	struct run r;
 
-	run(&r, "cd '%s' && echo earlier > log && "
-	    "ccs-flat -o /dev/fd/1 %s/%s >> log && "
-	    "ccs-flat -o /proc/self/fd/1 %s/%s >> log && "
+	run_in_temp(&r, "cd \"$T\" && echo earlier > log && "
+	    "ccs-flat -o /dev/fd/1 \"$R\"/%s >> log && "
+	    "ccs-flat -o /proc/self/fd/1 \"$R\"/%s >> log && "
 	    "test \"$(head -1 log)\" = earlier && "
-	    "test $(grep -c 'program: demo' log) = 2",
-	    dir, cwd(), GHC_PA, cwd(), GHC_PA);
+	    "test $(grep -c 'program: demo' log) = 2", GHC_PA, GHC_PA);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	run_free(&r);
-	remove_temp(dir);
-	free(dir);
 }
 
 /* A name as long as a name can be: the temporary one is shorter. */
 Test(output, o_longest_name)
 {
-	char *dir = make_temp_dir(), name[256];
+	char name[256];
 	struct run r;
 
 	memset(name, 'n', 250);
 	name[250] = '\0';
-	run(&r, "cd '%s' && ccs-flat -o %s %s/%s && test -s %s && "
-	    "test $(ls -A | wc -l) = 1", dir, name, cwd(), GHC_PA, name);
+	run_in_temp(&r, "cd \"$T\" && ccs-flat -o %s \"$R\"/%s && test -s %s && "
+	    "test $(ls -A | wc -l) = 1", name, GHC_PA, name);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	run_free(&r);
-	remove_temp(dir);
-	free(dir);
 }
 
 /* ---- write errors ---- */
