@@ -17,10 +17,12 @@
  * Reading.  Every file gets a synthetic root, the MAIN of the paper's
  * stacks: folded lines have no common bottom of their own (a file may
  * have several roots, and a compressing Push can re-root a stack), and
- * every real frame stays selectable.  Writers and reports leave it out.
- * Events
- * reuse the path of the previous line, so sorted input streams with few
- * events.  The tree is built through Push, so a frame repeated on one
+ * every real frame stays selectable.  Writers and reports leave it out,
+ * but for cost left on it (de-selecting every frame of a line leaves
+ * it there), which is the line "(root) N": a line whose whole stack is
+ * that text, unescaped, adds to the synthetic root, and a real frame
+ * of that name is written "\(root)".  Events reuse the path of the
+ * previous line, so sorted input streams with few events.  The tree is built through Push, so a frame repeated on one
  * line is compressed.
  */
 #include <ctype.h>
@@ -509,6 +511,20 @@ folded_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 		while (end > p && (end[-1] == ' ' || end[-1] == '\t') &&
 		    !escaped(p, end - 1))
 			end--;
+		if ((size_t)(end - p) == strlen(ROOT_LABEL) &&
+		    memcmp(p, ROOT_LABEL, strlen(ROOT_LABEL)) == 0) {
+			/* The synthetic root's own cost: enter it again. */
+			for (depth = r.prev.n; depth > 0; depth--)
+				if ((rc = sink->exit(sink->arg, db)) != 0)
+					goto out;
+			if ((rc = sink->exit(sink->arg, db)) != 0 ||
+			    (rc = sink->enter(sink->arg, db, root, &value)) !=
+			    0)
+				goto out;
+			r.prev.n = 0;
+			r.plen = 0;
+			continue;
+		}
 		if ((rc = split_stack(&r, p, (size_t)(end - p))) != PDB_OK)
 			goto out;
 		/* Keep the common prefix; the top is always entered anew. */
@@ -559,6 +575,10 @@ frame_text(struct pdb_text *t, const struct pdb *db, uint32_t cc)
 	const char *esc;
 	int pass, rc = 0;
 
+	/* A real frame named as the synthetic root's line is escaped. */
+	if (*s == '\0' && strcmp(l, ROOT_LABEL) == 0 &&
+	    !(pdb_cc_flags(db, cc) & PDB_CC_SYNTHETIC))
+		rc |= pdb_text_add(t, "\\", 1);
 	for (pass = 0; pass < 2; pass++) {
 		for (; *s != '\0'; s++) {
 			if ((s == first && (*s == '#' || *s == ' ' ||
@@ -722,9 +742,9 @@ folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 		/* A line is made whole, then written at once. */
 		line.len = 0;
 		if (depth == skip) {
-			/* The synthetic root itself. */
-			if (add_frame(&fr, &line, db, path[0]) != 0 ||
-			    pdb_text_add(&line, " ", 1) != 0)
+			/* The synthetic root itself, whatever its name. */
+			if (pdb_text_add(&line, ROOT_LABEL " ",
+			    strlen(ROOT_LABEL) + 1) != 0)
 				rc = PDB_ENOMEM;
 		}
 		for (d = depth - skip; d-- > 0 && rc == PDB_OK;)

@@ -80,7 +80,7 @@ struct sums {
 };
 
 static void
-sums_of(const struct pdb *db, unsigned m, int skip, struct sums *s)
+sums_of(const struct pdb *db, unsigned m, struct sums *s)
 {
 	uint32_t n;
 	int64_t v;
@@ -91,7 +91,7 @@ sums_of(const struct pdb *db, unsigned m, int skip, struct sums *s)
 		v = pdb_node_value(db, n, m);
 		if (v < 0)
 			s->negative++;
-		if (v <= 0 || (skip && n == 0))
+		if (v <= 0)
 			continue;
 		/* v > 0 and total >= 0 */
 		if (s->total > INT64_MAX - v)
@@ -148,7 +148,7 @@ put_samples(FILE *out, const struct pdb *db, unsigned m, int skip, int pass)
 		}
 		path[depth] = pdb_node_cc(db, n);
 		v = pdb_node_value(db, n, m);
-		if (v <= 0 || (skip && n == 0))
+		if (v <= 0)
 			continue;
 		p = line;
 		if (!first)
@@ -157,10 +157,11 @@ put_samples(FILE *out, const struct pdb *db, unsigned m, int skip, int pass)
 		if (pass == 1)
 			p = pdb_put_decimal(p, v);
 		else {
-			/* Root first; a synthetic root (skipped above when
-			 * alone) is no frame. */
+			/* Root first; a synthetic root is no frame, but
+			 * for the cost left on it, where it is the only
+			 * one, as in ccs-flat. */
 			*p++ = '[';
-			for (d = skip ? 1 : 0; d <= depth; d++) {
+			for (d = skip && depth > 0 ? 1 : 0; d <= depth; d++) {
 				p = pdb_put_decimal(p, path[d]);
 				*p++ = d < depth ? ',' : ']';
 			}
@@ -180,7 +181,7 @@ put_profile(FILE *out, struct pdb *db, unsigned m, int skip)
 	struct sums s;
 	int nomem = 0;
 
-	sums_of(db, m, skip, &s);
+	sums_of(db, m, &s);
 	if (s.negative > 0)
 		pdb_warn(db, "speedscope: %" PRIu64 " stacks with negative "
 		    "%s left out", s.negative, mt->name);

@@ -510,8 +510,11 @@ pdb_cc_intern(struct pdb *db, const char *label, const char *module,
 	for (i = cc_key_hash(label, module, src) & mask;
 	    (c = db->cc_hash[i]) != PDB_NONE; i = (i + 1) & mask) {
 		r = &db->ccs[c];
+		/* A made-up cost centre is never a real one of its name:
+		 * a folded frame "(root)" is not the synthetic root. */
 		if (strcmp(r->label, label) == 0 && strcmp(r->src, src) == 0 &&
-		    strcmp(db->modules[r->module], module) == 0) {
+		    strcmp(db->modules[r->module], module) == 0 &&
+		    ((r->flags ^ flags) & PDB_CC_SYNTHETIC) == 0) {
 			*out = c;
 			return PDB_OK;
 		}

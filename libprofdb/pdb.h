@@ -154,7 +154,9 @@ int		 pdb_cc_add(struct pdb *, const char *label, uint32_t mod,
 		    uint32_t *out);
 /* Find or add the cost centre with this label, module name and src: the
  * module is found or added by name.  For readers whose formats identify a
- * cost centre by its names (GHC text, folded). */
+ * cost centre by its names (GHC text, folded).  A synthetic cost centre
+ * (PDB_CC_SYNTHETIC in flags) is found only by a synthetic intern, a real
+ * one only by a real intern. */
 int		 pdb_cc_intern(struct pdb *, const char *label,
 		    const char *module, const char *src, uint32_t flags,
 		    uint32_t *out);

@@ -355,6 +355,24 @@ Test(speedscope, weights_sum_to_the_total)
 }
 
 /*
+ * Cost left on a synthetic root (de-selecting every frame of a stack
+ * puts it there) is a sample of the root's frame alone, as ccs-flat
+ * shows it, so the weights still add up to the total.
+ */
+Test(speedscope, cost_left_on_the_synthetic_root)
+{
+	struct run r;
+
+	run(&r, "printf 'a 2\\nb 3\\n' | ccs-select -d a -t speedscope");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "\"frames\":[{\"name\":\"(root)\"},"
+	    "{\"name\":\"a\"},{\"name\":\"b\"}]") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "\"endValue\":5,\"samples\":[[0],[2]],"
+	    "\"weights\":[2,3]}") != NULL, "%s", r.out);
+	run_free(&r);
+}
+
+/*
  * Every cost centre is a frame, in order, whatever its names: a label
  * that is not UTF-8 is named so, and a file that is not UTF-8 is left
  * out, the frame kept, so that the samples' frame numbers still hold.

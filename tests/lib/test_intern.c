@@ -98,3 +98,24 @@ Test(intern, many_modules)
 	cr_assert_eq(pdb_cc_count(db), 20000);
 	pdb_free(db);
 }
+
+/* A synthetic cost centre and a real one of the same names are two. */
+Test(intern, synthetic_apart_from_real)
+{
+	struct pdb *db = pdb_new();
+	uint32_t syn, real, again;
+
+	cr_assert_not_null(db);
+	cr_assert_eq(pdb_cc_intern(db, "(root)", "", "", PDB_CC_SYNTHETIC,
+	    &syn), PDB_OK);
+	cr_assert_eq(pdb_cc_intern(db, "(root)", "", "", 0, &real), PDB_OK);
+	cr_assert_neq(real, syn);
+	cr_assert_eq(pdb_cc_flags(db, real) & PDB_CC_SYNTHETIC, 0);
+	cr_assert_eq(pdb_cc_intern(db, "(root)", "", "", PDB_CC_SYNTHETIC,
+	    &again), PDB_OK);
+	cr_assert_eq(again, syn);
+	cr_assert_eq(pdb_cc_intern(db, "(root)", "", "", 0, &again), PDB_OK);
+	cr_assert_eq(again, real);
+	cr_assert_eq(pdb_cc_count(db), 2);
+	pdb_free(db);
+}

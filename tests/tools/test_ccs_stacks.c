@@ -230,6 +230,41 @@ Test(ccs_stacks, reading_compresses)
 	run_free(&r);
 }
 
+/*
+ * Cost left on the synthetic root is the line "(root) N", which reads
+ * back onto that root, not onto a stack above it; a real frame of that
+ * name is another cost centre, written "\(root)".
+ */
+Test(ccs_stacks, root_cost_reads_back)
+{
+	struct run r;
+
+	run_ok(&r, "printf 'a 2\\nb 3\\n' | ccs-select -d a -t folded");
+	cr_expect_str_eq(r.out, "(root) 2\nb 3\n");
+	run_free(&r);
+	run_ok(&r, "printf 'a 2\\nb 3\\n' | ccs-select -d a -t folded | "
+	    "ccs-stacks | ccs-convert -t dump | ccs-tree --tsv");
+	cr_expect_str_eq(r.out,
+	    "depth\tmodule\tcost_centre\tsrc\tentries\tindividual\tinherited\n"
+	    "0\t\t(root)\t\t\t2\t5\n"
+	    "1\t\tb\t\t\t3\t3\n");
+	run_free(&r);
+	run_ok(&r, "printf '\\\\(root);x 1\\n(root) 5\\n(root);y 2\\n' | "
+	    "ccs-flat --tsv");
+	cr_expect_str_eq(r.out,
+	    "module\tcost_centre\tsrc\tself\tinherited\n"
+	    "\t(root)\t\t5\t8\n"
+	    "\ty\t\t2\t2\n"
+	    "\tx\t\t1\t1\n"
+	    "\t(root)\t\t0\t3\n");
+	run_free(&r);
+	/* Through the dump and back, and through folded again. */
+	run_ok(&r, "printf '\\\\(root);x 1\\n(root) 5\\n(root);y 2\\n' | "
+	    "ccs-convert -t dump | ccs-stacks | ccs-stacks");
+	cr_expect_str_eq(r.out, "(root) 5\n\\(root);x 1\n\\(root);y 2\n");
+	run_free(&r);
+}
+
 /* ---- reading back ---- */
 
 static const char *const fixtures[] = {
