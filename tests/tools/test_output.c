@@ -355,6 +355,43 @@ Test(output, o_through_a_symlink_writes_its_file)
 }
 
 /*
+ * -o to a file with other hard links writes over it, as > does: the
+ * names stay one file.  The output is still made whole first.
+ */
+Test(output, o_keeps_hard_links)
+{
+	struct run r;
+
+	run_in_temp(&r, "cd \"$T\" && echo old > a && ln a b && "
+	    "ccs-flat -o a \"$R\"/%s && "
+	    "test \"$(stat -c %%i a)\" = \"$(stat -c %%i b)\" && "
+	    "test \"$(stat -c %%h b)\" = 2 && grep -q 'program: demo' b && "
+	    "ccs-flat \"$R\"/%s | cmp - b && "
+	    "test -z \"$(ls -A | grep '^\\.')\"", GHC_PA, GHC_PA);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+}
+
+/*
+ * A file its user may not write is refused, as > refuses it, not
+ * replaced because its directory may be written.  Root may write any
+ * file, so the tool runs as nobody there.
+ */
+Test(output, o_read_only_file_refused)
+{
+	struct run r;
+
+	run_in_temp(&r, "cd \"$T\" && echo old > ro && chmod 444 ro && "
+	    "chmod 777 . && as= && if [ \"$(id -u)\" = 0 ]; then "
+	    "as='setpriv --reuid=65534 --regid=65534 --clear-groups'; fi && "
+	    "$as ccs-flat -o ro \"$R\"/%s; echo rc=$?; cat ro; ls -A",
+	    GHC_PA);
+	cr_expect_str_eq(r.out, "rc=1\nold\nro\n");
+	cr_expect(strstr(r.err, "ro: Permission denied") != NULL, "%s", r.err);
+	run_free(&r);
+}
+
+/*
  * -o /dev/fd/1 is standard output: appended to, not replaced.  So is
  * /dev/stdout, not tried here: as root, a version that replaced the
  * file a link names would replace that link in /dev.

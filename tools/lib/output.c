@@ -31,6 +31,8 @@ static char			 out_tmp[PATH_MAX];
 static volatile sig_atomic_t	 out_tmp_live;
 /* The file the temporary one replaces: -o's, or the file its link names. */
 static char			 out_target[PATH_MAX];
+/* The target has other hard links: it is written over, not replaced. */
+static int			 out_in_place;
 
 const char *
 tool_output_name(const struct tool_common *c)
@@ -183,12 +185,15 @@ tool_output_open(const struct tool_common *c, int binary)
 		f = fopen(c->outpath, "wb");
 	else if (exists && !S_ISREG(st.st_mode))
 		f = fopen(target, "wb");
+	else if (exists && access(target, W_OK) != 0)
+		f = NULL;	/* refused, as > would refuse it */
 	else if (target != out_target && strlen(target) >= sizeof(out_target)) {
 		errno = ENAMETOOLONG;
 		f = NULL;
 	} else {
 		if (target != out_target)
 			memcpy(out_target, target, strlen(target) + 1);
+		out_in_place = exists && st.st_nlink > 1;
 		f = out_tmp_open(out_target, exists ? &st : NULL);
 	}
 	if (f == NULL) {
@@ -197,6 +202,44 @@ tool_output_open(const struct tool_common *c, int binary)
 	}
 	setvbuf(f, file_buf, _IOFBF, sizeof(file_buf));
 	return tool_progress_wrap(c, f);
+}
+
+/*
+ * Copy the finished temporary file over out_target, which keeps the
+ * target's other links, as a shell's > keeps them.  Returns 0 or an
+ * errno.
+ */
+static int
+out_copy_over(void)
+{
+	char buf[65536];
+	ssize_t n, w, off;
+	int in, out, err = 0;
+
+	if ((in = open(out_tmp, O_RDONLY)) < 0)
+		return errno;
+	if ((out = open(out_target, O_WRONLY | O_TRUNC)) < 0) {
+		err = errno;
+		close(in);
+		return err;
+	}
+	while (err == 0 && (n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno != EINTR)
+				err = errno;
+			continue;
+		}
+		for (off = 0; err == 0 && off < n; off += w)
+			if ((w = write(out, buf + off, (size_t)(n - off))) < 0) {
+				w = 0;
+				if (errno != EINTR)
+					err = errno;
+			}
+	}
+	if (close(out) != 0 && err == 0)
+		err = errno;
+	close(in);
+	return err;
 }
 
 int
@@ -215,7 +258,16 @@ tool_output_close(const struct tool_common *c, FILE *f)
 		err = errno ? errno : EIO;
 	if (fclose(f) != 0 && err == 0)
 		err = errno ? errno : EIO;
-	if (err == 0 && f != stdout && out_tmp_live) {
+	if (err == 0 && f != stdout && out_tmp_live && out_in_place) {
+		/* Cut short, the target is lost: the output stays whole in
+		 * the temporary file, which the message names. */
+		if ((err = out_copy_over()) != 0) {
+			out_tmp_live = 0;
+			tool_warnx("%s: %s; the output is in %s",
+			    tool_output_name(c), strerror(err), out_tmp);
+			return -1;
+		}
+	} else if (err == 0 && f != stdout && out_tmp_live) {
 		if (rename(out_tmp, out_target) == 0)
 			out_tmp_live = 0;
 		else
