@@ -51,6 +51,7 @@ struct tree {
 	int		 entries;	/* index of "entries", or -1 */
 	long long	 maxdepth;	/* -1: no limit */
 	double		 minpct;	/* 0: no limit */
+	struct tool_pct	 pct;		/* minpct exactly */
 	int		 tsv;
 	int		 measure;	/* 1: first pass, widths only */
 
@@ -172,14 +173,9 @@ shown(const struct tree *t, uint32_t n, long long lvl)
 		return 0;
 	if (t->minpct <= 0)
 		return 1;
-	for (i = 0; i < t->nshow; i++) {
-		int64_t v = t->inc[i][n];
-		double p = t->total[i] == 0 ? 0.0 :
-		    (double)v / (double)t->total[i] * 100.0;
-
-		if (p >= t->minpct)
+	for (i = 0; i < t->nshow; i++)
+		if (tool_pct_reaches(&t->pct, t->inc[i][n], t->total[i]))
 			return 1;
-	}
 	return 0;
 }
 
@@ -476,6 +472,7 @@ main(int argc, char *argv[])
 				    "percentage (0 to 100)", optarg);
 				tool_usage(usage);
 			}
+			tool_pct_set(&t.pct, optarg, t.minpct);
 			break;
 		case OPT_TSV:
 			t.tsv = 1;

@@ -309,6 +309,7 @@ tool_common_option(struct tool_common *c, int ch, const char *arg,
 		return 1;
 	case OPT_MIN_PCT:
 		c->min_pct = tool_strtod("--min-pct", arg, 0, 100);
+		tool_pct_set(&c->pct, arg, c->min_pct);
 		return 1;
 	case OPT_EXCLUDE:
 		if (*arg == '\0') {

@@ -74,6 +74,10 @@ struct tool_common {
 	}			*mins;
 	size_t			 nmins;
 	double			 min_pct;	/* < 0: none */
+	struct tool_pct {
+		uint64_t	 num, den;	/* exactly num / den */
+		double		 value;		/* as a number */
+	}			 pct;		/* --min-pct */
 	const char		**excludes;
 	size_t			 nexcludes;
 };
@@ -160,6 +164,15 @@ long long tool_strtonum(const char *opt, const char *s, long long min,
 	    long long max);
 /* The same for a real number in [min, max]. */
 double	tool_strtod(const char *opt, const char *s, double min, double max);
+/*
+ * A percentage, read from s as strtod() read it into v, kept exactly
+ * when written in decimal (tools/lib/pct.c).  tool_pct_ceil() is the
+ * least integer that reaches p of total; tool_pct_reaches() whether v
+ * is at least p of total (never, for a total of zero, unless p is 0).
+ */
+void	tool_pct_set(struct tool_pct *p, const char *s, double v);
+int64_t	tool_pct_ceil(const struct tool_pct *p, int64_t total);
+int	tool_pct_reaches(const struct tool_pct *p, int64_t v, int64_t total);
 
 /* A new handle whose warnings print as "prog: warning: ...". */
 struct pdb *tool_pdb_new(void);

@@ -165,7 +165,6 @@ tool_load(struct tool_common *c, const char *path,
 	struct pdb_threshold *th;
 	struct pdb *db = tool_pdb_new();
 	size_t i, nth = 0;
-	double x;
 	int m, rc;
 
 	if (rep != NULL)
@@ -193,11 +192,7 @@ tool_load(struct tool_common *c, const char *path,
 	if (c->min_pct >= 0 && (m = tool_metric(c, db)) >= 0) {
 		th[nth].metric = (unsigned)m;
 		/* Round up: a stack must reach P% to stay. */
-		x = (double)total(db, (unsigned)m) * c->min_pct / 100.0;
-		th[nth].min = (int64_t)x;
-		if ((double)th[nth].min < x)
-			th[nth].min++;
-		nth++;
+		th[nth++].min = tool_pct_ceil(&c->pct, total(db, (unsigned)m));
 	}
 	if (pdb_prune(db, th, nth, c->excludes, c->nexcludes, rep) != PDB_OK) {
 		tool_pdberr(db);
