@@ -407,24 +407,63 @@ rd_string(struct rd *r, int slot, const char **sp)
 	return 0;
 }
 
+/*
+ * Flags of name, of which only the bits in known are defined: others
+ * could not be kept by the formats a dump converts to.
+ */
+static int
+rd_flags(struct rd *r, uint32_t *flags, uint32_t known, const char *name)
+{
+	uint64_t off = pdb_in_offset(r->in);
+	int rc;
+
+	if ((rc = rd_u32(r, flags, "flags")) != 0)
+		return rc;
+	if ((*flags & ~known) != 0)
+		return pdb_seterr(r->db, PDB_EFORMAT, "%s: byte %llu: unknown "
+		    "flags 0x%lx for '%s' (0x%lx are defined)", r->in->name,
+		    (unsigned long long)off, (unsigned long)*flags, name,
+		    (unsigned long)known);
+	return 0;
+}
+
 /* Metadata, metrics, modules and cost centres. */
 static int
 rd_tables(struct rd *r, uint32_t *ccbasep, uint32_t *nccp,
     unsigned *nmetricsp)
 {
 	struct pdb *db = r->db;
-	const char *a, *b;
+	const char *a, *b, *key;
 	uint64_t n, i, v, off;
+	size_t first, k;
 	uint32_t modbase, nmod, flags, ccbase;
 	int64_t id;
 	int rc;
 
 	r->what = "metadata";
+	first = pdb_meta_count(db);
 	if ((rc = rd_count(r, &n, MAX_META, "metadata entries")) != 0)
 		return rc;
 	for (i = 0; i < n; i++) {
-		if ((rc = rd_string(r, 0, &a)) != 0 ||
-		    (rc = rd_string(r, 1, &b)) != 0 ||
+		off = pdb_in_offset(r->in);
+		if ((rc = rd_string(r, 0, &a)) != 0)
+			return rc;
+		/* Keys name things: text, as JSON's member names are. */
+		if (pdb_utf8_valid((const unsigned char *)a, strlen(a)) !=
+		    strlen(a))
+			return pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: "
+			    "metadata key is not UTF-8", r->in->name,
+			    (unsigned long long)off);
+		/* Keys are unique: a second value would be lost. */
+		for (k = first; k < pdb_meta_count(db); k++) {
+			pdb_meta_at(db, k, &key, &b);
+			if (strcmp(key, a) == 0)
+				return pdb_seterr(db, PDB_EFORMAT,
+				    "%s: byte %llu: metadata key '%s' given "
+				    "twice", r->in->name,
+				    (unsigned long long)off, a);
+		}
+		if ((rc = rd_string(r, 1, &b)) != 0 ||
 		    (rc = pdb_meta_set(db, a, b)) != 0)
 			return rc;
 	}
@@ -437,15 +476,15 @@ rd_tables(struct rd *r, uint32_t *ccbasep, uint32_t *nccp,
 		    (rc = rd_string(r, 1, &b)) != 0)
 			return rc;
 		off = pdb_in_offset(r->in);
-		if ((rc = rd_fast(r, &v)) != 0 ||
-		    (rc = rd_u32(r, &flags, "flags")) != 0)
+		if ((rc = rd_fast(r, &v)) != 0)
 			return rc;
 		if (v != PDB_COST && v != PDB_COUNT)
 			return pdb_seterr(db, PDB_EFORMAT,
 			    "%s: byte %llu: unknown metric kind %llu for '%s'",
 			    r->in->name, (unsigned long long)off,
 			    (unsigned long long)v, a);
-		if ((rc = pdb_metric_add(db, a, b, (enum pdb_kind)v, flags,
+		if ((rc = rd_flags(r, &flags, PDB_METRIC_APPROX, a)) != 0 ||
+		    (rc = pdb_metric_add(db, a, b, (enum pdb_kind)v, flags,
 		    NULL)) != 0)
 			return rc;
 	}
@@ -480,7 +519,8 @@ rd_tables(struct rd *r, uint32_t *ccbasep, uint32_t *nccp,
 			    (unsigned long long)off, (unsigned long long)v,
 			    (unsigned long)nmod);
 		if ((rc = rd_string(r, 1, &b)) != 0 ||
-		    (rc = rd_u32(r, &flags, "flags")) != 0 ||
+		    (rc = rd_flags(r, &flags, PDB_CC_CAF | PDB_CC_SYNTHETIC,
+		    a)) != 0 ||
 		    (rc = rd_svarint(r, &id)) != 0 ||
 		    (rc = pdb_cc_add(db, a, modbase + (uint32_t)v, b, flags,
 		    id, NULL)) != 0)
@@ -1037,6 +1077,47 @@ w_tree(struct wr *w, struct pdb *db, const struct pdb_opts *opts,
 	return PDB_OK;
 }
 
+/*
+ * Whether the reader will take the tables back: a profile read from
+ * another format may have more metadata, or a longer name, than a dump
+ * holds.  Refused before a byte is written.
+ */
+static int
+w_check(struct pdb *db)
+{
+	const struct pdb_metric *mt;
+	const char *s[4];
+	struct pdb_cc cc;
+	size_t i, j, n;
+
+	if ((n = pdb_meta_count(db)) > MAX_META)
+		return pdb_seterr(db, PDB_EINVAL, "%zu metadata entries, more "
+		    "than a dump holds (%u)", n, (unsigned)MAX_META);
+	for (i = 0; i < n + pdb_metric_count(db) + pdb_module_count(db) +
+	    pdb_cc_count(db); i++) {
+		s[0] = s[1] = "";
+		if (i < n)
+			pdb_meta_at(db, i, &s[0], &s[1]);
+		else if ((j = i - n) < pdb_metric_count(db)) {
+			mt = pdb_metric(db, (unsigned)j);
+			s[0] = mt->name;
+			s[1] = mt->unit;
+		} else if ((j -= pdb_metric_count(db)) < pdb_module_count(db))
+			s[0] = pdb_module_name(db, (uint32_t)j);
+		else {
+			pdb_cc(db, (uint32_t)(j - pdb_module_count(db)), &cc);
+			s[0] = cc.label;
+			s[1] = cc.src;
+		}
+		for (j = 0; j < 2; j++)
+			if (strlen(s[j]) > MAX_STRING)
+				return pdb_seterr(db, PDB_EINVAL, "a name of "
+				    "%zu bytes, longer than a dump holds (%u)",
+				    strlen(s[j]), (unsigned)MAX_STRING);
+	}
+	return PDB_OK;
+}
+
 static int
 dump_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 {
@@ -1051,6 +1132,8 @@ dump_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 	size_t j;
 	int err;
 
+	if (w_check(db) != PDB_OK)
+		return pdb_errcode(db);
 	if ((w = calloc(1, sizeof(*w))) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	w->f = f;

@@ -121,7 +121,7 @@ build(struct pdb *db)
 	}
 	for (j = 0; !bad && j < pdb_meta_count(db); j++) {
 		pdb_meta_at(db, j, &k, &v);
-		/* Keys are ours or the readers': UTF-8 by construction. */
+		/* Keys are UTF-8: json_write() checked. */
 		bad |= json_object_set_new(meta, k, jstr(v)) != 0;
 	}
 	for (m = 0; !bad && m < nm; m++) {
@@ -202,6 +202,16 @@ json_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	int rc;
 
 	(void)opts;
+	/* A key names a member: it cannot be {"hex"} as a value can. */
+	for (len = 0; len < pdb_meta_count(db); len++) {
+		const char *k, *v;
+
+		pdb_meta_at(db, len, &k, &v);
+		if (pdb_utf8_valid((const unsigned char *)k, strlen(k)) !=
+		    strlen(k))
+			return pdb_seterr(db, PDB_EINVAL, "metadata key %zu is "
+			    "not UTF-8, which JSON cannot hold", len + 1);
+	}
 	if ((doc = build(db)) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	rc = pdb_json_text(doc, JSON_COMPACT | JSON_PRESERVE_ORDER, &head);

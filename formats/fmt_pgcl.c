@@ -436,9 +436,17 @@ read_tree(struct pdb_input *in, const struct tree *t, uint64_t *stopped)
 		    (unsigned)(t->layout + 1) ? UINT64_MAX :
 		    nch * (unsigned)(t->layout + 1))) <= 0)) {
 			if (k < 0) {
+				/* A damaged gzip stream says how, where. */
+				const char *msg = pdb_in_zmsg(in);
+
 				if (in->err == ENOMEM)
 					pdb_seterr(db, PDB_ENOMEM,
 					    "out of memory");
+				else if (msg != NULL)
+					pdb_seterr(db, PDB_EFORMAT, "%s: byte "
+					    "%llu: %s", in->name,
+					    (unsigned long long)
+					    pdb_in_offset(in), msg);
 				else
 					pdb_seterr(db, PDB_EIO, "%s: %s",
 					    in->name, strerror(in->err));
@@ -751,7 +759,7 @@ put_u32(FILE *f, uint32_t v)
  */
 static int
 write_tree(struct pdb *db, FILE *f, const uint32_t *ccid, const int *metric,
-    const struct pdb_opts *opts)
+    int layout, const struct pdb_opts *opts)
 {
 	unsigned char buf[65536], *p = buf;
 	const size_t room = 10 * (NFIELDS + 2);
@@ -783,8 +791,9 @@ write_tree(struct pdb *db, FILE *f, const uint32_t *ccid, const int *metric,
 			}
 			p = pdb_put_varint(p, ccid[rows->cc[i]]);
 			for (j = 0; j < NFIELDS; j++)
-				p = pdb_put_varint(p, metric[j] >= 0 ?
-				    (uint64_t)v[metric[j]] : 0);
+				if (j != F_TAIL || layout == 7)
+					p = pdb_put_varint(p, metric[j] >= 0 ?
+					    (uint64_t)v[metric[j]] : 0);
 			p = pdb_put_varint(p, rows->nkids[i]);
 		}
 		done += rows->n;
@@ -809,9 +818,17 @@ pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 	    *modorder = NULL, nnodes, ncc, nmod, n, i, k, nextcc, nextmod;
 	uint64_t tps = 0, overhead = 0, interval;
 	unsigned m, nm = pdb_metric_count(db);
-	int version = opts != NULL && opts->pgcl_version ?
-	    opts->pgcl_version : 2;
+	uint64_t was = 0;
+	int version, layout = 7;
 	int metric[NFIELDS], j, rc = PDB_OK, srcwarn = 0;
+	const char *lay = pdb_meta_get(db, "pgcl_layout");
+
+	/* The version read, or the one asked for; else the current one. */
+	if (opts != NULL && opts->pgcl_version)
+		version = opts->pgcl_version;
+	else
+		version = meta_u64(db, "pgcl_version", &was) && was == 1 ? 1 :
+		    2;
 
 	if (version != 1 && version != 2)
 		return pdb_seterr(db, PDB_EUNSUPP,
@@ -823,6 +840,10 @@ pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 	/* Metrics by name; what pgcl has no field for is dropped. */
 	for (j = 0; j < NFIELDS; j++)
 		metric[j] = pdb_metric_find(db, fields[j].name);
+	/* Version 1 without tail calls, as read: the same bytes back. */
+	if (version == 1 && metric[F_TAIL] < 0 && lay != NULL &&
+	    strcmp(lay, "6") == 0)
+		layout = 6;
 	for (m = 0; m < nm; m++) {
 		for (j = 0; j < NFIELDS; j++)
 			if (metric[j] == (int)m)
@@ -912,7 +933,7 @@ pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 		fputs(cc.label, f);
 		putc('\0', f);
 	}
-	if ((rc = write_tree(db, f, ccid, metric, opts)) != PDB_OK)
+	if ((rc = write_tree(db, f, ccid, metric, layout, opts)) != PDB_OK)
 		goto out;
 	if (ferror(f))
 		rc = pdb_seterr(db, PDB_EIO, "write error: %s",

@@ -37,8 +37,12 @@ locate(const struct guard *g, struct pdb *db, int rc)
 	const struct pdb_input *in = g->in;
 	char msg[512];
 
+	size_t n;
+
+	/* "NAME: " or "NAME:LINE: " begins a message that says where. */
 	if (rc == 0 || rc == PDB_ESTOP || rc == PDB_ENOMEM || in == NULL ||
-	    strncmp(pdb_errmsg(db), in->name, strlen(in->name)) == 0)
+	    (strncmp(pdb_errmsg(db), in->name, n = strlen(in->name)) == 0 &&
+	    pdb_errmsg(db)[n] == ':'))
 		return rc;
 	snprintf(msg, sizeof(msg), "%s", pdb_errmsg(db));
 	if (g->binary)

@@ -225,6 +225,10 @@ pdb_metric_add(struct pdb *db, const char *name, const char *unit,
 	if (pdb_metric_find(db, name) >= 0)
 		return pdb_seterr(db, PDB_EFORMAT, "metric '%s' defined twice",
 		    name);
+	/* Bits no format defines could not be written and read back. */
+	if ((flags & ~PDB_METRIC_APPROX) != 0)
+		return pdb_seterr(db, PDB_EINVAL, "metric '%s': unknown flags "
+		    "0x%lx", name, (unsigned long)flags);
 	if (db->nmetrics >= PDB_METRICS_MAX)
 		return pdb_seterr(db, PDB_EFORMAT, "too many metrics");
 	if (pdbi_grow(&db->metrics, &db->capmetrics, db->nmetrics + 1,
@@ -298,7 +302,7 @@ void
 pdb_metric_set_flags(struct pdb *db, unsigned i, uint32_t flags)
 {
 	if (i < db->nmetrics)
-		db->metrics[i].flags = flags;
+		db->metrics[i].flags = flags & PDB_METRIC_APPROX;
 }
 
 /*
@@ -465,6 +469,9 @@ pdb_cc_add(struct pdb *db, const char *label, uint32_t mod, const char *src,
 	if (mod >= db->nmodules)
 		return pdb_seterr(db, PDB_EINVAL, "module index %u out of range",
 		    (unsigned)mod);
+	if ((flags & ~(PDB_CC_CAF | PDB_CC_SYNTHETIC)) != 0)
+		return pdb_seterr(db, PDB_EINVAL, "cost centre '%s': unknown "
+		    "flags 0x%lx", label, (unsigned long)flags);
 	if (db->nccs >= UINT32_MAX - 1)
 		return pdb_seterr(db, PDB_EFORMAT, "too many cost centres");
 	if (pdbi_grow(&db->ccs, &db->capccs, db->nccs + 1,

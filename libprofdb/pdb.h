@@ -125,7 +125,8 @@ void		 pdb_meta_at(const struct pdb *, size_t i, const char **key,
 #define PDB_METRICS_MAX	256
 
 /* Add a metric; *out gets its index.  The schema is fixed once the tree
- * has nodes. */
+ * has nodes.  Flags are PDB_METRIC_* (others are refused, and dropped by
+ * pdb_metric_set_flags()). */
 int		 pdb_metric_add(struct pdb *, const char *name, const char *unit,
 		    enum pdb_kind, uint32_t flags, unsigned *out);
 unsigned	 pdb_metric_count(const struct pdb *);
@@ -148,7 +149,8 @@ uint32_t	 pdb_module_count(const struct pdb *);
 const char	*pdb_module_name(const struct pdb *, uint32_t);
 
 /* Append a cost centre in module mod (an index from pdb_module_add).
- * profile_id is the profiler's id or -1. */
+ * profile_id is the profiler's id or -1; flags are PDB_CC_* (others
+ * are refused). */
 int		 pdb_cc_add(struct pdb *, const char *label, uint32_t mod,
 		    const char *src, uint32_t flags, int64_t profile_id,
 		    uint32_t *out);

@@ -400,11 +400,16 @@ Test(ccsdump, extremes)
 
 	cr_assert_eq(pdb_metric_add(db, "v", "bytes", PDB_COST, 0, NULL),
 	    PDB_OK);
+	/* Flags no format defines are refused, so never written. */
 	cr_assert_eq(pdb_metric_add(db, "c", "calls", PDB_COUNT, 0xffffffffu,
-	    NULL), PDB_OK);
+	    NULL), PDB_EINVAL);
+	cr_assert_eq(pdb_metric_add(db, "c", "calls", PDB_COUNT,
+	    PDB_METRIC_APPROX, NULL), PDB_OK);
 	cr_assert_eq(pdb_module_add(db, "", &mod), PDB_OK);
 	cr_assert_eq(pdb_cc_add(db, "", mod, "", 0xffffffffu, INT64_MIN, &a),
-	    PDB_OK);
+	    PDB_EINVAL);
+	cr_assert_eq(pdb_cc_add(db, "", mod, "", PDB_CC_CAF | PDB_CC_SYNTHETIC,
+	    INT64_MIN, &a), PDB_OK);
 	cr_assert_eq(pdb_cc_add(db, "b", mod, "s p a c e", 0, INT64_MAX, &b),
 	    PDB_OK);
 
@@ -787,6 +792,39 @@ Test(ccsdump, truncated_tool_message)
 	free(data);
 }
 
+/*
+ * A message that begins with the file's name is not taken for one that
+ * says where: a file named "metric" gets its name and offset too.
+ */
+Test(ccsdump, message_starting_with_the_file_name)
+{
+	struct enc b = { NULL, 0, 0 };
+	struct run r;
+	char *path;
+	int k;
+
+	b_magic(&b);
+	enc_varint(&b, 1);
+	enc_varint(&b, 0);
+	enc_varint(&b, 2);
+	for (k = 0; k < 2; k++) {
+		enc_str(&b, "ticks");
+		enc_str(&b, "ticks");
+		enc_varint(&b, 0);
+		enc_varint(&b, 0);
+	}
+	path = write_temp(b.b, b.len, ".ccsdump");
+	run_in_temp(&r, "cp %s \"$T\"/metric && cd \"$T\" && "
+	    "ccs-flat metric", path);
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err,
+	    "ccs-flat: metric: byte 43: metric 'ticks' defined twice\n");
+	run_free(&r);
+	unlink(path);
+	free(path);
+	free(b.b);
+}
+
 /* A hand-broken dump and the message it must give (after "<file>: "). */
 struct bad {
 	unsigned char	 data[160];
@@ -938,6 +976,50 @@ ParameterizedTestParameters(ccsdump, bad)
 	enc_varint(&b, (uint64_t)1 << 33);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 28: flags 8589934592 out of range in metric table");
+
+	/* Keys are unique UTF-8; flags only those defined. */
+	b_magic(&b);
+	enc_varint(&b, 1);
+	enc_varint(&b, 2);
+	enc_str(&b, "k");
+	enc_str(&b, "1");
+	enc_str(&b, "k");
+	enc_str(&b, "2");
+	add_case(&cases, &n, &b, PDB_EFORMAT,
+	    "byte 18: metadata key 'k' given twice");
+
+	b_magic(&b);
+	enc_varint(&b, 1);
+	enc_varint(&b, 1);
+	enc_str(&b, "k\xff");
+	enc_str(&b, "v");
+	add_case(&cases, &n, &b, PDB_EFORMAT,
+	    "byte 14: metadata key is not UTF-8");
+
+	b_magic(&b);
+	enc_varint(&b, 1);
+	enc_varint(&b, 0);
+	enc_varint(&b, 1);
+	enc_str(&b, "ticks");
+	enc_str(&b, "ticks");
+	enc_varint(&b, 0);
+	enc_varint(&b, 2);
+	add_case(&cases, &n, &b, PDB_EFORMAT,
+	    "byte 28: unknown flags 0x2 for 'ticks' (0x1 are defined)");
+
+	b_magic(&b);
+	enc_varint(&b, 1);
+	enc_varint(&b, 0);
+	enc_varint(&b, 0);
+	enc_varint(&b, 1);
+	enc_str(&b, "M");
+	enc_varint(&b, 1);
+	enc_str(&b, "f");
+	enc_varint(&b, 0);
+	enc_str(&b, "");
+	enc_varint(&b, 4);
+	add_case(&cases, &n, &b, PDB_EFORMAT,
+	    "byte 23: unknown flags 0x4 for 'f' (0x3 are defined)");
 
 	/* Indices out of range. */
 	b_magic(&b);
