@@ -182,27 +182,14 @@ rd_fill(struct rd *r, size_t want)
 	return n;
 }
 
-/*
- * The input ended or failed in the middle of r->what.  Read errors are
- * told apart as the input layer does: memory, a damaged gzip stream,
- * errno.
- */
+/* The input ended or failed in the middle of r->what. */
 static int
 rd_end(struct rd *r)
 {
 	struct pdb_input *in = r->in;
-	const char *msg;
 
-	if (in->err == ENOMEM)
-		return pdb_seterr(r->db, PDB_ENOMEM, "out of memory");
-	if ((msg = pdb_in_zmsg(in)) != NULL)
-		return pdb_seterr(r->db, PDB_EFORMAT, "%s: byte %llu: %s",
-		    in->name, (unsigned long long)pdb_in_offset(in), msg);
-	if (in->err != 0) {
-		errno = in->err;
-		return pdb_seterr(r->db, PDB_EIO, "%s: %s", in->name,
-		    strerror(in->err));
-	}
+	if (in->err != 0)
+		return pdb_in_seterr(in, r->db, pdb_in_offset(in));
 	return pdb_seterr(r->db, PDB_EFORMAT, "%s: byte %llu: truncated in %s",
 	    in->name, (unsigned long long)pdb_in_offset(in), r->what);
 }

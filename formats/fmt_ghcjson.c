@@ -23,7 +23,6 @@
  * Our own walk over it keeps an explicit stack.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -162,9 +161,7 @@ ghcjson_read(struct pdb_input *in, struct pdb *db,
 	    (long)GHCJSON_STREAM_MIN)
 		return pdb_ghcjson_stream(in, db, sink);
 	if (have < 0)
-		return in->err == ENOMEM ? pdb_seterr(db, PDB_ENOMEM,
-		    "out of memory") : pdb_seterr(db, PDB_EIO, "%s: %s",
-		    in->name, strerror(in->err ? in->err : EIO));
+		return pdb_in_seterr(in, db, pdb_in_offset(in));
 	memset(&c, 0, sizeof(c));
 	c.db = db;
 	c.name = in->name;

@@ -154,8 +154,8 @@ read_u32(struct pdb_input *in, struct pdb *db, uint32_t *v)
 	for (i = 0; i < 4; i++) {
 		if ((c = pdb_in_getc(in)) < 0) {
 			if (in->err)
-				return pdb_seterr(db, PDB_EIO, "%s: %s",
-				    in->name, strerror(in->err));
+				return pdb_in_seterr(in, db,
+				    pdb_in_offset(in));
 			return pdb_seterr(db, PDB_EFORMAT,
 			    "%s: byte %llu: truncated in header", in->name,
 			    (unsigned long long)pdb_in_offset(in));
@@ -436,20 +436,7 @@ read_tree(struct pdb_input *in, const struct tree *t, uint64_t *stopped)
 		    (unsigned)(t->layout + 1) ? UINT64_MAX :
 		    nch * (unsigned)(t->layout + 1))) <= 0)) {
 			if (k < 0) {
-				/* A damaged gzip stream says how, where. */
-				const char *msg = pdb_in_zmsg(in);
-
-				if (in->err == ENOMEM)
-					pdb_seterr(db, PDB_ENOMEM,
-					    "out of memory");
-				else if (msg != NULL)
-					pdb_seterr(db, PDB_EFORMAT, "%s: byte "
-					    "%llu: %s", in->name,
-					    (unsigned long long)
-					    pdb_in_offset(in), msg);
-				else
-					pdb_seterr(db, PDB_EIO, "%s: %s",
-					    in->name, strerror(in->err));
+				pdb_in_seterr(in, db, pdb_in_offset(in));
 				goto fail;
 			}
 			pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: child "
@@ -492,7 +479,7 @@ node:
 		goto fail;
 	}
 	if (in->err) {
-		pdb_seterr(db, PDB_EIO, "%s: %s", in->name, strerror(in->err));
+		pdb_in_seterr(in, db, pdb_in_offset(in));
 		goto fail;
 	}
 	goto out;
@@ -631,8 +618,7 @@ pgcl_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 	}
 	if (i < 4) {
 		if (in->err)
-			return pdb_seterr(db, PDB_EIO, "%s: %s", in->name,
-			    strerror(in->err));
+			return pdb_in_seterr(in, db, pdb_in_offset(in));
 		return pdb_seterr(db, PDB_EFORMAT,
 		    "%s: byte %llu: truncated in header", in->name,
 		    (unsigned long long)pdb_in_offset(in));

@@ -7,10 +7,10 @@
  * that knows bytes; libprofdb sees calls on its API, tools see
  * pdb_read_*() and pdb_write().
  *
- * How reading works.  The input is opened through zlib, so gzip files
- * read transparently, and its first bytes are buffered.  Every format
- * able to read scores those bytes with probe() (0 = not mine, 100 =
- * certainly mine); the highest score wins, ties going to table order.
+ * How reading works.  The input is opened, inflated if it is gzip, and
+ * its first bytes are buffered.  Every format able to read scores those
+ * bytes with probe() (0 = not mine, 100 = certainly mine); the highest
+ * score wins, ties going to table order.
  * The chosen reader then streams the profile to a pdb_sink in one
  * forward pass (see pdb.h), which either analyses it on the fly
  * (ccs-flat) or builds the tree (pdb_builder, in the mode the format
@@ -148,7 +148,7 @@ struct pdb_input {
 	uint64_t	 line;		/* lines consumed by pdb_in_line() */
 	int		 eof;		/* no more bytes after buf[len] */
 	int		 err;		/* errno of a failed read, or 0 */
-	void		*gz;		/* gzFile */
+	void		*gz;		/* gzip's inflater, or NULL */
 	int		 fd;
 	uint64_t	 size;		/* of the file; 0 when unknown */
 	/* As in struct pdb_opts; set by pdb_read_stream(). */
@@ -174,9 +174,16 @@ long		 pdb_in_fill(struct pdb_input *, size_t want);
  * mmap): reading goes on the same either way.
  */
 int		 pdb_in_map(struct pdb_input *);
-/* zlib's message for a bad gzip stream that failed a fill, without the
- * "<fd:N>: " zlib puts first; NULL for any other failure. */
+/* zlib's message for a bad gzip stream that failed a fill; NULL for any
+ * other failure. */
 const char	*pdb_in_zmsg(const struct pdb_input *);
+/*
+ * Set the error of a failed pdb_in_fill() on db and return its code:
+ * out of memory, a bad gzip stream (a format error at byte at, where
+ * the reader is, or for bytes after the gzip data at their offset in
+ * the file), or errno.
+ */
+int		 pdb_in_seterr(struct pdb_input *, struct pdb *, uint64_t at);
 /* Offset of the next byte. */
 static inline uint64_t
 pdb_in_offset(const struct pdb_input *in)

@@ -1196,10 +1196,7 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 	for (;;) {
 		if (in->pos >= in->len) {
 			if ((got = pdb_in_fill(in, CHUNK)) < 0) {
-				rc = in->err == ENOMEM ? pdb_seterr(db,
-				    PDB_ENOMEM, "out of memory") :
-				    pdb_seterr(db, PDB_EIO, "%s: %s", j.name,
-				    strerror(in->err ? in->err : EIO));
+				rc = pdb_in_seterr(in, db, pdb_in_offset(in));
 				goto out;
 			}
 			if (got == 0)

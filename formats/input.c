@@ -2,15 +2,23 @@
 /*
  * Copyright (c) 2026 The ccstools authors
  *
- * The input layer: a file or stdin read through zlib, which passes plain
- * bytes through and inflates gzip, into a buffer that readers consume
- * with the helpers of formats.h.  Works on pipes: nothing seeks.
+ * The input layer: a file or stdin read into a buffer that readers
+ * consume with the helpers of formats.h, inflated with zlib when it is
+ * gzip.  Works on pipes: nothing seeks.
+ *
+ * Gzip is inflated here rather than through zlib's gzread(), which
+ * takes whatever follows a gzip member and is not another member for
+ * the end of the file: a file with something appended, or two files
+ * cut and joined, read as a good profile.  Here what follows a member
+ * must be another member or nothing.
  */
 #include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,8 +45,8 @@
  * cache between the read's copy and the parse, and to take a few page
  * faults, where a buffer of 1 MB took one for every 4 KB of a small
  * file (a quarter of the run of ccs-flat on 1 MB of folded stacks).
- * zlib reads straight into it, without a copy through its own buffer,
- * when asked for twice that buffer (ZBUFSIZE) or more.  A gzip stream
+ * Plain bytes are read straight into it.  A gzip stream is read
+ * through a buffer of ZBUFSIZE (or of the first fill, if longer) and
  * inflates in longer steps into a buffer of GZBUFSIZE: 1.4% faster on
  * 100 MB than into the small one.
  */
@@ -61,6 +69,49 @@
 #endif
 #define MAX_TOKEN	((size_t)64 * 1024 * 1024)	/* longest line or string */
 
+/*
+ * The inflater of a gzip input (in->gz), with the compressed bytes read
+ * and not yet inflated.
+ */
+struct gz {
+	z_stream	 z;
+	uint64_t	 nread;		/* bytes read from the file */
+	uint64_t	 trailing;	/* offset of trailing bytes, or 0 */
+	const char	*msg;		/* why the stream failed */
+	size_t		 size;		/* of in[] */
+	int		 eof;		/* the file has no more bytes */
+	int		 between;	/* a member ended: what follows? */
+	unsigned char	 in[];
+};
+
+/* zlib's allocations go through ours, which the tests can make fail. */
+static voidpf
+zalloc(voidpf opaque, uInt items, uInt size)
+{
+	(void)opaque;
+	return calloc(items, size);
+}
+
+static void
+zfree(voidpf opaque, voidpf p)
+{
+	(void)opaque;
+	free(p);
+}
+
+/* Bytes of the file consumed so far, compressed or not, for progress. */
+static uint64_t
+file_offset(const struct pdb_input *in)
+{
+	const struct gz *g = in->gz;
+
+	if (in->mapped)
+		return (uint64_t)in->len;
+	if (g != NULL)
+		return g->nread - g->z.avail_in;
+	return in->base + in->len;
+}
+
 struct pdb_input *
 pdb_in_open(struct pdb *db, const char *path)
 {
@@ -78,16 +129,12 @@ pdb_in_open(struct pdb *db, const char *path)
 		return NULL;
 	}
 	if ((in = calloc(1, sizeof(*in))) == NULL ||
-	    (in->buf = malloc(FIRSTSIZE + 1)) == NULL ||
-	    (in->gz = gzdopen(fd, "rb")) == NULL) {
-		if (in != NULL)
-			free(in->buf);
+	    (in->buf = malloc(FIRSTSIZE + 1)) == NULL) {
 		free(in);
 		close(fd);
 		pdb_seterr(db, PDB_ENOMEM, "out of memory");
 		return NULL;
 	}
-	gzbuffer(in->gz, ZBUFSIZE);
 	in->fd = fd;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		in->size = (uint64_t)st.st_size;
@@ -102,9 +149,12 @@ pdb_in_close(struct pdb_input *in)
 	if (in == NULL)
 		return;
 	if (in->progress != NULL)
-		in->progress(in->progress_arg, in->mapped ? (uint64_t)in->len :
-		    (uint64_t)gzoffset(in->gz), in->size, 1);
-	gzclose(in->gz);	/* closes the descriptor too */
+		in->progress(in->progress_arg, file_offset(in), in->size, 1);
+	if (in->gz != NULL) {
+		inflateEnd(&((struct gz *)in->gz)->z);
+		free(in->gz);
+	}
+	close(in->fd);
 	if (in->mapped)
 		munmap(in->buf, (size_t)in->size);
 	else
@@ -125,8 +175,10 @@ pdb_in_map(struct pdb_input *in)
 
 	if (in->mapped)
 		return 0;
-	if (in->size == 0 || in->size > SIZE_MAX || in->err ||
-	    gzdirect(in->gz) != 1)
+	/* Whether the file is gzip is known from its first bytes. */
+	if (in->base + in->len == 0 && !in->eof && pdb_in_fill(in, 1) < 0)
+		return -1;
+	if (in->size == 0 || in->size > SIZE_MAX || in->err || in->gz != NULL)
 		return -1;
 	/* What is buffered came from the file: it is in the map too. */
 	at = in->base + in->pos;
@@ -173,12 +225,174 @@ fill_mapped(struct pdb_input *in, size_t want)
 	return (long)(in->len - in->pos);
 }
 
+/* read(2) into buf[len] up to end, or to the end of the file. */
+static int
+read_plain(struct pdb_input *in, size_t end)
+{
+	ssize_t n;
+
+	while (in->len < end && !in->eof) {
+		n = read(in->fd, in->buf + in->len, end - in->len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			in->err = errno ? errno : EIO;
+			return -1;
+		}
+		if (n == 0) {
+			in->eof = 1;
+			break;
+		}
+		in->len += (size_t)n;
+	}
+	return 0;
+}
+
+/* More compressed bytes after the z.avail_in not yet inflated. */
+static int
+read_gz(struct pdb_input *in)
+{
+	struct gz *g = in->gz;
+	size_t have = g->z.avail_in;
+	ssize_t n;
+
+	if (have > 0 && g->z.next_in != g->in)
+		memmove(g->in, g->z.next_in, have);
+	g->z.next_in = g->in;
+	do
+		n = read(in->fd, g->in + have, g->size - have);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		in->err = errno ? errno : EIO;
+		return -1;
+	}
+	if (n == 0)
+		g->eof = 1;
+	g->nread += (uint64_t)n;
+	g->z.avail_in = (uInt)(have + (size_t)n);
+	return 0;
+}
+
+/* A damaged gzip stream: msg says how (pdb_in_zmsg()). */
+static int
+gz_fail(struct pdb_input *in, const char *msg)
+{
+	((struct gz *)in->gz)->msg = msg;
+	in->err = EIO;
+	return -1;
+}
+
+/*
+ * Inflate into buf[len] up to cap, or to the end of the last member.
+ * After a member comes the end of the file or the next member's magic
+ * number, which a lone 0x1f at the end begins too (inflate then finds
+ * the member cut short).  Anything else is refused, zero bytes too:
+ * gzip -d reads past them in silence, as the padding of a tape block,
+ * but they are also what a crash can leave where a member should
+ * follow, and gzip -t warns of them (exit 2).
+ */
+static int
+fill_gz(struct pdb_input *in)
+{
+	struct gz *g = in->gz;
+	z_stream *z = &g->z;
+	size_t room;
+	int rc;
+
+	while (in->len < in->cap) {
+		if (z->avail_in == 0 && !g->eof && read_gz(in) < 0)
+			return -1;
+		if (g->between) {
+			if (z->avail_in == 0) {
+				in->eof = 1;
+				break;
+			}
+			if (z->avail_in == 1 && !g->eof &&
+			    z->next_in[0] == 0x1f) {
+				if (read_gz(in) < 0)
+					return -1;
+				continue;
+			}
+			if (z->next_in[0] != 0x1f ||
+			    (z->avail_in > 1 && z->next_in[1] != 0x8b)) {
+				g->trailing = g->nread - z->avail_in;
+				return gz_fail(in,
+				    "trailing bytes after the gzip data");
+			}
+			if (inflateReset(z) != Z_OK)
+				return gz_fail(in, "internal error: inflate "
+				    "stream corrupt");
+			g->between = 0;
+		}
+		room = in->cap - in->len < UINT_MAX ? in->cap - in->len :
+		    UINT_MAX;
+		z->next_out = in->buf + in->len;
+		z->avail_out = (uInt)room;
+		rc = inflate(z, Z_NO_FLUSH);
+		in->len += room - z->avail_out;
+		switch (rc) {
+		case Z_OK:
+			break;
+		case Z_STREAM_END:
+			g->between = 1;
+			break;
+		case Z_BUF_ERROR:
+			/* No progress: the input is all read, and cut short. */
+			return gz_fail(in, "unexpected end of file");
+		case Z_MEM_ERROR:
+			in->err = ENOMEM;
+			return -1;
+		default:
+			return gz_fail(in, z->msg != NULL ? z->msg :
+			    "compressed data error");
+		}
+	}
+	return 0;
+}
+
+/*
+ * The first bytes read were gzip's magic number: they go to the
+ * inflater's buffer, which the file is read into from then on.
+ */
+static int
+start_gz(struct pdb_input *in)
+{
+	struct gz *g;
+	size_t size = in->len > ZBUFSIZE ? in->len : ZBUFSIZE;
+	int rc;
+
+	if ((g = malloc(offsetof(struct gz, in) + size)) == NULL) {
+		in->len = 0;
+		in->err = ENOMEM;
+		return -1;
+	}
+	memset(g, 0, sizeof(*g));
+	g->z.zalloc = zalloc;
+	g->z.zfree = zfree;
+	if ((rc = inflateInit2(&g->z, 16 + MAX_WBITS)) != Z_OK) {
+		free(g);
+		in->len = 0;
+		in->err = rc == Z_MEM_ERROR ? ENOMEM : EIO;
+		return -1;
+	}
+	memcpy(g->in, in->buf, in->len);
+	g->size = size;
+	g->z.next_in = g->in;
+	g->z.avail_in = (uInt)in->len;
+	g->nread = in->len;
+	g->eof = in->eof;
+	in->gz = g;
+	in->len = 0;
+	in->eof = 0;
+	return 0;
+}
+
 long
 pdb_in_fill(struct pdb_input *in, size_t want)
 {
 	unsigned char *nb;
 	size_t ncap, full;
-	int n;
+	int first;
 
 	if (in->len - in->pos >= want || in->eof)
 		return (long)(in->len - in->pos);
@@ -194,9 +408,10 @@ pdb_in_fill(struct pdb_input *in, size_t want)
 		in->pos = 0;
 	}
 	/* After the first fill, the full buffer. */
+	first = in->base + in->len == 0;
 	ncap = in->cap;
-	if (in->base + in->len > 0) {
-		full = gzdirect(in->gz) ? BUFSIZE : GZBUFSIZE;
+	if (!first) {
+		full = in->gz == NULL ? BUFSIZE : GZBUFSIZE;
 		ncap = ncap < full ? full : ncap;
 	}
 	while (ncap < want)
@@ -209,70 +424,54 @@ pdb_in_fill(struct pdb_input *in, size_t want)
 		in->buf = nb;
 		in->cap = ncap;
 	}
-	while (in->len < want) {
-		n = gzread(in->gz, in->buf + in->len,
-		    (unsigned)(in->cap - in->len));
-		if (n < 0) {
-			int zerr;
-
-			gzerror(in->gz, &zerr);
-			in->err = zerr == Z_ERRNO && errno ? errno : EIO;
-			return -1;
-		}
-		if (n == 0) {
-			int zerr;
-			const char *msg = gzerror(in->gz, &zerr);
-
-			/* A truncated gzip stream ends with an error. */
-			if (zerr != Z_OK && zerr != Z_STREAM_END && msg) {
-				in->err = EIO;
-				return -1;
-			}
-			in->eof = 1;
-			break;
-		}
-		in->len += (size_t)n;
-	}
-	/* gzoffset() counts the file's bytes, compressed or not. */
+	/* The first bytes tell gzip from plain bytes. */
+	if (first && (read_plain(in, FIRSTSIZE) < 0 || (in->len >= 2 &&
+	    in->buf[0] == 0x1f && in->buf[1] == 0x8b && start_gz(in) < 0)))
+		return -1;
+	if (in->gz != NULL ? fill_gz(in) < 0 : read_plain(in, in->cap) < 0)
+		return -1;
 	if (in->progress != NULL)
-		in->progress(in->progress_arg, (uint64_t)gzoffset(in->gz),
-		    in->size, 0);
+		in->progress(in->progress_arg, file_offset(in), in->size, 0);
 	return (long)(in->len - in->pos);
 }
 
-/*
- * zlib's message for a bad gzip stream, or NULL.  zlib puts the name it
- * was given first, which for a descriptor is "<fd:3>": the caller names
- * the file, so that goes.
- */
+/* zlib's message for a bad gzip stream, or NULL. */
 const char *
 pdb_in_zmsg(const struct pdb_input *in)
 {
-	const char *msg, *p;
-	int zerr;
+	const struct gz *g = in->gz;
 
-	if (in->err != EIO || in->gz == NULL ||
-	    (msg = gzerror(in->gz, &zerr)) == NULL || zerr == Z_ERRNO ||
-	    zerr == Z_OK || *msg == '\0')
+	if (in->err != EIO || g == NULL)
 		return NULL;
-	if (strncmp(msg, "<fd:", 4) == 0 && (p = strstr(msg, ">: ")) != NULL)
-		msg = p + 3;
-	return msg;
+	return g->msg;
+}
+
+int
+pdb_in_seterr(struct pdb_input *in, struct pdb *db, uint64_t at)
+{
+	const struct gz *g = in->gz;
+	const char *msg;
+
+	if (in->err == ENOMEM)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	/* Where to cut the file: its offset, not the data's. */
+	if ((msg = pdb_in_zmsg(in)) != NULL && g != NULL && g->trailing > 0)
+		return pdb_seterr(db, PDB_EFORMAT,
+		    "%s: compressed byte %llu: %s", in->name,
+		    (unsigned long long)g->trailing, msg);
+	if (msg != NULL)
+		return pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s",
+		    in->name, (unsigned long long)at, msg);
+	errno = in->err ? in->err : EIO;
+	return pdb_seterr(db, PDB_EIO, "%s: %s", in->name, strerror(errno));
 }
 
 /* Set the error for a failed fill; returns -1. */
 static int
 fill_error(struct pdb_input *in, struct pdb *db, const char *what)
 {
-	const char *msg;
-
-	if (in->err == ENOMEM)
-		pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	else if ((msg = pdb_in_zmsg(in)) != NULL)
-		pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s", in->name,
-		    (unsigned long long)pdb_in_offset(in), msg);
-	else if (in->err)
-		pdb_seterr(db, PDB_EIO, "%s: %s", in->name, strerror(in->err));
+	if (in->err)
+		pdb_in_seterr(in, db, pdb_in_offset(in));
 	else
 		pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: truncated in %s",
 		    in->name, (unsigned long long)pdb_in_offset(in), what);

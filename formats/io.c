@@ -5,10 +5,8 @@
  * Whole operations: open an input, pick its format, stream it to a sink
  * or build its tree; write a tree in a format.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "formats.h"
 
@@ -137,24 +135,6 @@ g_end(void *arg, struct pdb *db)
 	    g->inner->end(g->inner->arg, db)) : 0;
 }
 
-/*
- * The error of a failed pdb_in_fill() while probing: a damaged or cut
- * gzip stream is a format error at the offset decoded so far.
- */
-static int
-fill_failed(struct pdb *db, struct pdb_input *in)
-{
-	const char *msg;
-
-	if (in->err == ENOMEM)
-		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	if ((msg = pdb_in_zmsg(in)) != NULL)
-		return pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s",
-		    in->name, (unsigned long long)in->base + in->len, msg);
-	return pdb_seterr(db, PDB_EIO, "%s: %s", in->name,
-	    strerror(in->err ? in->err : EIO));
-}
-
 /* Read path, telling the builder b (if any) the format once known. */
 static int
 read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
@@ -173,8 +153,9 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 		in->progress = opts->progress;
 		in->progress_arg = opts->progress_arg;
 	}
+	/* A damaged gzip stream fails at the bytes inflated so far. */
 	if ((have = pdb_in_fill(in, PROBE_BYTES)) < 0) {
-		rc = fill_failed(db, in);
+		rc = pdb_in_seterr(in, db, in->base + in->len);
 		goto out;
 	}
 	if (fmt == NULL) {

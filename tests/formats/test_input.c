@@ -5,7 +5,8 @@
  * The input layer read in place (pdb_in_map()): a plain file is mapped
  * from wherever the reader is, gives the same bytes in the same chunks
  * as read(2) would, gives back the pages read, and a gzip file or a pipe
- * stays as it was.
+ * stays as it was.  Gzip members read one after the other, and anything
+ * else after the last is refused, from a file and from a pipe.
  */
 #include <criterion/criterion.h>
 
@@ -137,5 +138,267 @@ Test(input, gzip_and_pipes_are_not_mapped)
 	unlink(path);
 	free(path);
 	free(cmd);
+	free(d);
+}
+
+/* ---- gzip members ---- */
+
+/* A gzip member of n bytes of d at level, added to e. */
+static void
+member(struct enc *e, const unsigned char *d, size_t n, int level)
+{
+	unsigned char *out;
+	z_stream z;
+	uLong cap;
+
+	memset(&z, 0, sizeof(z));
+	cr_assert(deflateInit2(&z, level, Z_DEFLATED, 16 + MAX_WBITS, 8,
+	    Z_DEFAULT_STRATEGY) == Z_OK);
+	cap = deflateBound(&z, (uLong)n);
+	cr_assert((out = malloc(cap)) != NULL);
+	z.next_in = (unsigned char *)(uintptr_t)d;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	cr_assert(deflate(&z, Z_FINISH) == Z_STREAM_END);
+	enc_bytes(e, out, z.total_out);
+	deflateEnd(&z);
+	free(out);
+}
+
+/*
+ * Stored members (level 0: 23 bytes of frame around the data) of the
+ * bytes of d from *at on, up to offset end of e exactly.
+ */
+static void
+members_to(struct enc *e, const unsigned char *d, size_t *at, size_t end)
+{
+	size_t n, left, was;
+
+	cr_assert(end >= e->len + 24);
+	while (e->len < end) {
+		/* At most 1000 bytes, leaving room for one more member. */
+		left = end - e->len;
+		if (left - 23 <= 1000)
+			n = left - 23;
+		else if (left - 23 - 24 < 1000)
+			n = left - 23 - 24;
+		else
+			n = 1000;
+		was = e->len;
+		member(e, d + *at, n, 0);
+		cr_assert_eq(e->len - was, n + 23, "stored member of %zu: %zu",
+		    n, e->len - was);
+		*at += n;
+	}
+	cr_assert_eq(e->len, end);
+}
+
+/*
+ * Offsets in the compressed file where one read(2) ends and the next
+ * begins: the first read takes FIRSTSIZE bytes, the next ones fill the
+ * inflater's buffer (ZBUFSIZE, or FIRSTSIZE if longer), in either build
+ * (input.c).
+ */
+static const size_t edges[] = { 100, 356, 612, 65536, 131072 };
+#define NEDGES	(sizeof(edges) / sizeof(edges[0]))
+
+/*
+ * Read all of path with pdb_in_slurp(): the bytes, or NULL with the
+ * error in *msg (malloc'd) and *rc.
+ */
+static char *
+slurp_input(const char *path, size_t *len, int *rc, char **msg)
+{
+	struct pdb *db = pdb_new();
+	struct pdb_input *in;
+	char *data = NULL;
+
+	cr_assert(db != NULL);
+	*rc = PDB_OK;
+	*msg = NULL;
+	cr_assert((in = pdb_in_open(db, path)) != NULL);
+	if (pdb_in_slurp(in, db, &data, len) != 0) {
+		data = NULL;
+		*rc = pdb_errcode(db);
+		cr_assert((*msg = strdup(pdb_errmsg(db))) != NULL);
+	}
+	pdb_in_close(in);
+	pdb_free(db);
+	return data;
+}
+
+/* slurp_input() of standard input, a pipe from cat(1) of path. */
+static char *
+slurp_pipe(const char *path, size_t *len, int *rc, char **msg)
+{
+	char cmd[4200];
+	char *data;
+	FILE *p;
+	int saved = dup(STDIN_FILENO);
+
+	snprintf(cmd, sizeof(cmd), "cat '%s'", path);
+	cr_assert((p = popen(cmd, "r")) != NULL && saved >= 0);
+	cr_assert(dup2(fileno(p), STDIN_FILENO) >= 0);
+	data = slurp_input("-", len, rc, msg);
+	cr_assert(dup2(saved, STDIN_FILENO) >= 0);
+	close(saved);
+	pclose(p);
+	return data;
+}
+
+Test(input, gzip_members_read_as_their_concatenation)
+{
+	unsigned char *d = content();
+	struct enc e = { 0 };
+	char *path, *data, *msg;
+	size_t i, k, n, len, cut;
+	int rc, pipe;
+
+	/* Members at different levels, one of them empty. */
+	cut = SIZE / 3;
+	member(&e, d, cut, 1);
+	member(&e, d + cut, 0, 9);
+	member(&e, d + cut, 1000, 6);
+	member(&e, d + cut + 1000, SIZE - cut - 1000, 1);
+	path = write_temp(e.b, e.len, ".gz");
+	read_all(path, 1, 0, d, (size_t)1024 * 1024);
+	unlink(path);
+	free(path);
+	free(e.b);
+
+	/* A member's magic number across the edge of two reads, or near. */
+	for (i = 0; i < NEDGES; i++) {
+		for (k = 0; k < 4; k++) {
+			memset(&e, 0, sizeof(e));
+			n = 0;
+			members_to(&e, d, &n, edges[i] + k - 2);
+			member(&e, d + n, 3000, 6);
+			n += 3000;
+			path = write_temp(e.b, e.len, ".gz");
+			for (pipe = 0; pipe < 2; pipe++) {
+				data = pipe ? slurp_pipe(path, &len, &rc,
+				    &msg) : slurp_input(path, &len, &rc, &msg);
+				cr_assert(data != NULL, "member at %zu: %s",
+				    edges[i] + k - 2, msg);
+				cr_assert_eq(len, n);
+				cr_assert(memcmp(data, d, n) == 0);
+				free(data);
+			}
+			unlink(path);
+			free(path);
+			free(e.b);
+		}
+	}
+	free(d);
+}
+
+/*
+ * The gzip file e, whose bytes from at on follow the last member, is
+ * refused with at, read as a file and from a pipe.
+ */
+static void
+refused(struct enc *e, size_t at)
+{
+	char *path, *data, *msg, want[4300];
+	size_t len;
+	int rc, pipe;
+
+	path = write_temp(e->b, e->len, ".gz");
+	for (pipe = 0; pipe < 2; pipe++) {
+		data = pipe ? slurp_pipe(path, &len, &rc, &msg) :
+		    slurp_input(path, &len, &rc, &msg);
+		cr_assert(data == NULL, "bytes after a member at %zu: read",
+		    at);
+		snprintf(want, sizeof(want), "%s: compressed byte %zu: "
+		    "trailing bytes after the gzip data",
+		    pipe ? "<stdin>" : path, at);
+		cr_assert_eq(rc, PDB_EFORMAT, "%s", msg);
+		cr_assert_str_eq(msg, want);
+		free(msg);
+	}
+	unlink(path);
+	free(path);
+	free(e->b);
+}
+
+/*
+ * What follows the last member and is not a member is refused, from a
+ * file or a pipe, with the offset in the compressed file where it
+ * starts: bytes that are not the magic number, zeros, the magic
+ * number's first byte and then another, after a member that ends at
+ * the edge of a read or near it, or after two members.
+ */
+Test(input, gzip_trailing_bytes_are_refused)
+{
+	static const struct {
+		const char	*bytes;
+		size_t		 len;
+	} tails[] = {
+		{ "junk\n", 5 },
+		{ "\n", 1 },
+		{ "\0", 1 },
+		{ "\0\0\0\0\0\0\0\0", 8 },
+		{ "\x1f" "X", 2 },
+		{ "\x8b\x1f\x8b", 3 },
+	};
+	unsigned char *d = content();
+	struct enc e;
+	size_t i, t, k, n, at;
+
+	for (t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
+		for (i = 0; i < NEDGES; i++) {
+			for (k = 0; k < 3; k++) {
+				memset(&e, 0, sizeof(e));
+				n = 0;
+				members_to(&e, d, &n, edges[i] + k - 1);
+				enc_bytes(&e, tails[t].bytes, tails[t].len);
+				refused(&e, edges[i] + k - 1);
+			}
+		}
+		memset(&e, 0, sizeof(e));
+		member(&e, d, 10000, 6);
+		member(&e, d + 10000, 2000, 6);
+		at = e.len;
+		enc_bytes(&e, tails[t].bytes, tails[t].len);
+		enc_bytes(&e, d, 100000);
+		refused(&e, at);
+	}
+	free(d);
+}
+
+/*
+ * A good member and then one cut anywhere, down to its first byte, is
+ * a damaged stream, named with the offset of the bytes inflated.
+ */
+Test(input, gzip_member_cut_after_another)
+{
+	unsigned char *d = content();
+	struct enc one = { 0 }, two = { 0 }, e;
+	char *path, *data, *msg, want[4300];
+	size_t cut, len;
+	int rc;
+
+	member(&one, d, 5000, 6);
+	member(&two, d + 5000, 3000, 6);
+	for (cut = 1; cut < two.len; cut++) {
+		memset(&e, 0, sizeof(e));
+		enc_bytes(&e, one.b, one.len);
+		enc_bytes(&e, two.b, cut);
+		path = write_temp(e.b, e.len, ".gz");
+		data = slurp_input(path, &len, &rc, &msg);
+		cr_assert(data == NULL, "second member cut at %zu: read", cut);
+		cr_assert_eq(rc, PDB_EFORMAT, "cut at %zu: %s", cut, msg);
+		snprintf(want, sizeof(want), "%s: byte ", path);
+		cr_assert(strncmp(msg, want, strlen(want)) == 0 &&
+		    strstr(msg, ": unexpected end of file") != NULL,
+		    "cut at %zu: %s", cut, msg);
+		free(msg);
+		unlink(path);
+		free(path);
+		free(e.b);
+	}
+	free(one.b);
+	free(two.b);
 	free(d);
 }

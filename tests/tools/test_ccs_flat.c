@@ -562,6 +562,49 @@ Test(ccs_flat, gzip_input)
 	run_free(&c);
 }
 
+/*
+ * Gzip members one after the other read as the files joined; anything
+ * else after the last member is refused with where it starts in the
+ * compressed file, from a file or a pipe: what gzip -d reads with
+ * "trailing garbage ignored" is a damaged file.
+ */
+Test(ccs_flat, gzip_members_and_trailing_bytes)
+{
+	struct run a, b;
+	char want[256];
+	size_t n;
+
+	run(&a, "cat " FIG7 " " THETA " | ccs-flat --tsv");
+	run_in_temp(&b, "(gzip -c " FIG7 "; gzip -c " THETA ") > \"$T\"/x.gz "
+	    "&& ccs-flat --tsv \"$T\"/x.gz && cat \"$T\"/x.gz | "
+	    "ccs-flat --tsv > /dev/null");
+	cr_assert_eq(a.status, 0, "%s", a.err);
+	cr_expect_eq(b.status, 0, "%s", b.err);
+	cr_expect_str_eq(b.out, a.out);
+	run_free(&a);
+	run_free(&b);
+
+	run(&a, "gzip -c " FIG7 " | wc -c");
+	cr_assert_eq(a.status, 0);
+	n = (size_t)strtoul(a.out, NULL, 10);
+	run_free(&a);
+	run_in_temp(&a, "gzip -c " FIG7 " > \"$T\"/x.gz && echo junk >> "
+	    "\"$T\"/x.gz && cd \"$T\" && ccs-flat x.gz");
+	run(&b, "(gzip -c " FIG7 "; printf '\\0\\0') | ccs-flat -");
+	cr_expect_eq(a.status, 1);
+	cr_expect_eq(b.status, 1);
+	cr_expect_str_empty(a.out);
+	cr_expect_str_empty(b.out);
+	snprintf(want, sizeof(want), "ccs-flat: x.gz: compressed byte %zu: "
+	    "trailing bytes after the gzip data\n", n);
+	cr_expect_str_eq(a.err, want);
+	snprintf(want, sizeof(want), "ccs-flat: <stdin>: compressed byte %zu: "
+	    "trailing bytes after the gzip data\n", n);
+	cr_expect_str_eq(b.err, want);
+	run_free(&a);
+	run_free(&b);
+}
+
 Test(ccs_flat, forced_format)
 {
 	struct run a, b;
