@@ -923,6 +923,27 @@ Test(alloc, every_allocation_of_streamed_json, .timeout = 600)
 	alloc_sweep_streamed_json("json", 1000, 40000);
 }
 
+/*
+ * Gzip input, as two members: inflate's state, and its window, which
+ * it makes only when a member takes more than one call (more than the
+ * first fill), are allocated through failalloc too (input.c).
+ */
+Test(alloc, every_allocation_of_gzip_input, .timeout = 600)
+{
+	char *dir = make_temp_dir(), path[4096];
+	struct run r;
+
+	snprintf(path, sizeof(path), "%s/two.folded.gz", dir);
+	run(&r, "cd '%s' && ccs-gen -q -t folded --size 150k -o a && "
+	    "ccs-gen -q -t folded --seed 2 -n 50 -o b && "
+	    "(gzip -c a; gzip -c b) > '%s'", dir, path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	alloc_sweep_flat(path);
+	remove_temp(dir);
+	free(dir);
+}
+
 /* db written in format f, without failures; *len bytes. */
 static char *
 written(struct pdb *db, const struct pdb_format *f, size_t *len)
