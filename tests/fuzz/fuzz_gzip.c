@@ -7,7 +7,8 @@
  * read as the file itself; the seeds are gzip files, so these are gzip
  * streams damaged in every way.  Then the bytes are gzip-compressed here
  * and read again: a valid stream of any content, which must read exactly
- * as the plain bytes do.
+ * as the plain bytes do, also cut in two members; with a byte after it
+ * that cannot begin a member, it must not read.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -45,12 +46,60 @@ gzip_bytes(const uint8_t *data, size_t size, int level, size_t *len)
 	return out;
 }
 
+/* Whether a and b read alike: both failed, or the same counts. */
+static int
+same(struct pdb *a, struct pdb *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return pdb_node_count(a) == pdb_node_count(b) &&
+	    pdb_cc_count(a) == pdb_cc_count(b) &&
+	    pdb_metric_count(a) == pdb_metric_count(b);
+}
+
+/*
+ * The bytes as two gzip members cut at a point drawn from seed, and
+ * the first stream with a byte after it that is not 0x1f; both read
+ * against plain.
+ */
+static void
+members(const uint8_t *data, size_t size, uint64_t seed, struct pdb *plain,
+    const unsigned char *z, size_t zlen)
+{
+	unsigned char *a, *b, *two;
+	size_t alen, blen, cut = (size_t)(seed % (size + 1));
+	struct pdb *db;
+
+	a = gzip_bytes(data, cut, (int)(seed % 10), &alen);
+	b = gzip_bytes(data + cut, size - cut, (int)(seed / 10 % 10), &blen);
+	if ((two = malloc((alen + blen > zlen ? alen + blen : zlen) + 1)) ==
+	    NULL)
+		fuzz_fail("out of memory");
+	memcpy(two, a, alen);
+	memcpy(two + alen, b, blen);
+	fuzz_read(NULL, two, alen + blen, 0, &db);
+	if (!same(plain, db))
+		fuzz_fail("cut into gzip members at %zu, the bytes read "
+		    "differently", cut);
+	pdb_free(db);
+	memcpy(two, z, zlen);
+	two[zlen] = size > 0 && data[0] != 0x1f ? data[0] : 0;
+	fuzz_read(NULL, two, zlen + 1, 0, &db);
+	if (db != NULL)
+		fuzz_fail("a gzip stream with a byte 0x%02x after it read",
+		    two[zlen]);
+	free(a);
+	free(b);
+	free(two);
+}
+
 int
 fuzz_gzip(const uint8_t *data, size_t size)
 {
 	struct pdb *plain, *gz;
 	unsigned char *z;
 	size_t zlen;
+	uint64_t seed;
 
 	/* A gzip file compressed again would read as its gzip bytes. */
 	if ((size >= 2 && data[0] == 0x1f && data[1] == 0x8b) ||
@@ -58,16 +107,17 @@ fuzz_gzip(const uint8_t *data, size_t size)
 		fuzz_read(NULL, data, size, 0, NULL);
 		return 0;
 	}
-	z = gzip_bytes(data, size, (int)(fuzz_hash(data, size) % 10), &zlen);
+	seed = fuzz_hash(data, size);
+	z = gzip_bytes(data, size, (int)(seed % 10), &zlen);
 	fuzz_read(NULL, data, size, 0, &plain);
 	fuzz_read(NULL, z, zlen, 0, &gz);
 	if ((plain == NULL) != (gz == NULL))
 		fuzz_fail("the plain bytes %s, the same gzip-compressed %s",
 		    plain ? "read" : "fail", gz ? "read" : "fail");
-	if (plain != NULL && (pdb_node_count(plain) != pdb_node_count(gz) ||
-	    pdb_cc_count(plain) != pdb_cc_count(gz) ||
-	    pdb_metric_count(plain) != pdb_metric_count(gz)))
+	if (!same(plain, gz))
 		fuzz_fail("plain and gzip-compressed bytes read differently");
+	if (plain != NULL)
+		members(data, size, seed >> 8, plain, z, zlen);
 	pdb_free(plain);
 	pdb_free(gz);
 	free(z);

@@ -119,6 +119,7 @@ for f in "$out/pgcl/v1-7.pgcl" "$out/dump/small.dump" \
 done
 cat "$out/gzip/fig7.folded.gz" "$out/gzip/mj.prof.gz" \
     > "$out/gzip/two-members.gz"
+{ cat "$out/gzip/fig7.folded.gz"; printf 'junk\n'; } > "$out/gzip/trailing.gz"
 cp $d/paper/s2.3-theta.folded "$out/gzip/"
 
 # Everything after the reader: a few of each format.
