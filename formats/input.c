@@ -571,6 +571,14 @@ pdb_in_cstring(struct pdb_input *in, struct pdb *db, char **s, size_t *len,
 		if (pdb_in_fill(in, scanned + CHUNK) < 0)
 			return fill_error(in, db, what);
 	}
+	/* The limit is exact, whatever was buffered: a dump refuses a
+	 * longer string, so a reader must not make one. */
+	if ((size_t)(z - (in->buf + in->pos)) > MAX_TOKEN) {
+		pdb_seterr(db, PDB_EFORMAT,
+		    "%s: byte %llu: string too long in %s", in->name,
+		    (unsigned long long)pdb_in_offset(in), what);
+		return -1;
+	}
 	*s = (char *)in->buf + in->pos;
 	*len = (size_t)(z - (in->buf + in->pos));
 	in->pos += *len + 1;

@@ -17,7 +17,8 @@ static const char usage[] =
 static const char helptext[] =
     "Convert a profile from one format to another.\n\n"
     "  -t, --to FORMAT        output format (default: from -o's extension)\n"
-    "      --pgcl-version N   write pgcl version N (1 or 2; default 2)\n"
+    "      --pgcl-version N   write pgcl version N (1 or 2; default: as\n"
+    "                         read, else 2)\n"
     "  -F, --force            write binary output even to a terminal\n"
     "      --compress         compress stacks: no cost centre twice on one\n"
     "                         stack (Morgan & Jarvis 2.4)\n"

@@ -450,6 +450,78 @@ Test(ccsdump, extremes)
 	pdb_free(db);
 }
 
+/* pdb_write() to a memory file: its result, and *len bytes written. */
+static int
+try_write(struct pdb *db, const struct pdb_format *fmt, size_t *len)
+{
+	char *p = NULL;
+	FILE *f = open_memstream(&p, len);
+	int rc;
+
+	cr_assert(f != NULL);
+	rc = pdb_write(db, f, fmt, NULL);
+	cr_assert_eq(fclose(f), 0);
+	free(p);
+	return rc;
+}
+
+/*
+ * A writer refuses, before writing a byte, what its reader (or JSON)
+ * would refuse: more metadata than a dump holds, a longer name, a key
+ * that is not UTF-8.
+ */
+Test(ccsdump, writers_refuse_what_cannot_be_read_back)
+{
+	struct pdb *db = pdb_new();
+	uint32_t mod, cc, root;
+	char key[16], *big;
+	size_t len, most = (size_t)64 << 20;
+	int i;
+
+	cr_assert_eq(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, NULL),
+	    PDB_OK);
+	cr_assert_eq(pdb_module_add(db, "M", &mod), PDB_OK);
+	cr_assert_eq(pdb_cc_add(db, "f", mod, "", 0, -1, &cc), PDB_OK);
+	cr_assert_eq(pdb_root_new(db, cc, &root), PDB_OK);
+	for (i = 0; i < 4096; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		cr_assert_eq(pdb_meta_set(db, key, "v"), PDB_OK);
+	}
+	cr_assert_eq(try_write(db, &pdb_fmt_ccsdump, &len), PDB_OK);
+	cr_assert_eq(pdb_meta_set(db, "one more", "v"), PDB_OK);
+	cr_assert_eq(try_write(db, &pdb_fmt_ccsdump, &len), PDB_EINVAL);
+	cr_expect_eq(len, 0);
+	cr_expect_str_eq(pdb_errmsg(db), "4097 metadata entries, more than "
+	    "a dump holds (4096)");
+	pdb_meta_unset(db, "one more");
+
+	big = malloc(most + 2);
+	cr_assert(big != NULL);
+	memset(big, 'x', most + 1);
+	big[most + 1] = '\0';
+	cr_assert_eq(pdb_cc_add(db, big, mod, "", 0, -1, &cc), PDB_OK);
+	cr_assert_eq(try_write(db, &pdb_fmt_ccsdump, &len), PDB_EINVAL);
+	cr_expect_eq(len, 0);
+	cr_expect_str_eq(pdb_errmsg(db), "a name of 67108865 bytes, longer "
+	    "than a dump holds (67108864)");
+	free(big);
+	pdb_free(db);
+
+	db = pdb_new();
+	cr_assert_eq(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, NULL),
+	    PDB_OK);
+	cr_assert_eq(pdb_module_add(db, "M", &mod), PDB_OK);
+	cr_assert_eq(pdb_cc_add(db, "f", mod, "", 0, -1, &cc), PDB_OK);
+	cr_assert_eq(pdb_root_new(db, cc, &root), PDB_OK);
+	cr_assert_eq(pdb_meta_set(db, "program", "p"), PDB_OK);
+	cr_assert_eq(pdb_meta_set(db, "k\xff", "v"), PDB_OK);
+	cr_assert_eq(try_write(db, &pdb_fmt_json, &len), PDB_EINVAL);
+	cr_expect_eq(len, 0);
+	cr_expect_str_eq(pdb_errmsg(db), "metadata key 2 is not UTF-8, which "
+	    "JSON cannot hold");
+	pdb_free(db);
+}
+
 /* ---- every reader's output survives a dump ---- */
 
 /* Criterion copies parameters to the worker: strings go inline. */

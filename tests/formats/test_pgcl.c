@@ -951,6 +951,38 @@ Test(pgcl, huge_header_counts)
 	    "\"M\"", PDB_EFORMAT, "byte 20: truncated in module table");
 }
 
+/*
+ * A name is at most 64 MiB, exactly, however much of the file is
+ * buffered when its end is found: a dump refuses a longer one, so a
+ * profile read here must not have one.
+ */
+Test(pgcl, longest_name, .timeout = 60)
+{
+	static const char head[] = "prof\2\0\0\0\1\0\0\0\1\0\0\0\0\0";
+	const size_t most = (size_t)64 << 20, hl = sizeof(head) - 1;
+	static const char tail[] = "\0\1a\0\1\1\0\0\0\0\0\0";
+	const size_t tl = sizeof(tail) - 1;
+	char *data = malloc(hl + most + 1 + tl), *path;
+	struct pdb *db;
+	int rc;
+
+	cr_assert(data != NULL);
+	memcpy(data, head, hl);
+	memset(data + hl, 'M', most + 1);
+	memcpy(data + hl + most + 1, tail, tl);
+	/* One byte too long (its NUL is the tail's first byte). */
+	expect_error(data, hl + most + 1 + tl, PDB_EFORMAT,
+	    "byte 18: string too long in module table");
+	/* At the limit. */
+	memcpy(data + hl + most, tail, tl);
+	db = read_bad(data, hl + most + tl, &path, &rc);
+	cr_expect_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
+	unlink(path);
+	free(path);
+	pdb_free(db);
+	free(data);
+}
+
 Test(pgcl, trailing_bytes)
 {
 	char *data;
