@@ -42,7 +42,10 @@
  * with -P the individual ticks and bytes of a whole tree add up exactly to
  * the header's totals, and at the end of the file every node still open
  * must have its inherited percentages accounted for by its own and its
- * children's, within GHC's rounding.
+ * children's, within GHC's rounding.  An inferred depth may be wrong,
+ * and a complete file must still pass: a line with an empty label may be
+ * the child of any node open above it, so it counts as a child of each,
+ * and its own children may be any of the lines after it.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -86,7 +89,13 @@ struct open {
 	int64_t		 own[2];	/* tenths of a percent: time, alloc */
 	int64_t		 inh[2];
 	int64_t		 kids[2];	/* sum of the children's inh */
-	uint32_t	 nkids;
+	int64_t		 known[2];	/* of those whose depth was read */
+	int64_t		 loose0[2];	/* r->loose after this line */
+	int64_t		 all0[2];	/* r->all after this line */
+	uint64_t	 nloose0;	/* r->guessed after this line */
+	uint64_t	 nall0;		/* r->nodes after this line */
+	uint32_t	 nkids, nknown;
+	int		 guessed;	/* its depth was inferred */
 };
 
 /* One tree line, split. */
@@ -114,6 +123,8 @@ struct reader {
 	int		 in_tables;	/* past the totals: a column header
 					   was read */
 	uint64_t	 guessed;	/* lines whose depth was inferred */
+	int64_t		 loose[2];	/* the sum of their inh */
+	int64_t		 all[2];	/* the sum of every line's inh */
 	char		*scratch;
 	size_t		 scratchcap;
 };
@@ -810,10 +821,11 @@ tree_row(struct reader *r, struct row *row)
 	int64_t vals[3];
 	uint32_t cc, flags = 0;
 	size_t d;
-	int rc, m;
+	int rc, m, guessed = 0;
 
 	if (row->label[0] == '\0' && r->depth > 0) {
 		d = infer_depth(r, row);
+		guessed = 1;
 		if (r->guessed++ == 0)
 			pdb_warn(r->db, "%s:%llu: empty cost-centre label: "
 			    "depth %zu inferred from the inherited costs",
@@ -874,18 +886,31 @@ tree_row(struct reader *r, struct row *row)
 	}
 	o = &r->path[r->depth];
 	o->line = r->lineno;
-	o->nkids = 0;
+	o->nkids = o->nknown = 0;
+	o->guessed = guessed;
 	for (m = 0; m < 2; m++) {
 		o->own[m] = row->pct[m] < 0 ? 0 : row->pct[m];
 		o->inh[m] = row->pct[2 + m] < 0 ? 0 : row->pct[2 + m];
-		o->kids[m] = 0;
-		if (r->depth > 0)
+		o->kids[m] = o->known[m] = 0;
+		if (r->depth > 0) {
 			r->path[r->depth - 1].kids[m] += o->inh[m];
+			if (!guessed)
+				r->path[r->depth - 1].known[m] += o->inh[m];
+		}
+		if (guessed)
+			r->loose[m] += o->inh[m];
+		r->all[m] += o->inh[m];
+		o->loose0[m] = r->loose[m];
+		o->all0[m] = r->all[m];
 	}
-	if (r->depth > 0)
+	if (r->depth > 0) {
 		r->path[r->depth - 1].nkids++;
+		r->path[r->depth - 1].nknown += !guessed;
+	}
 	r->depth++;
 	r->nodes++;
+	o->nloose0 = r->guessed;
+	o->nall0 = r->nodes;
 	r->lastrow = r->lineno;
 	return r->sink->enter(r->sink->arg, r->db, cc, vals);
 }
@@ -896,7 +921,7 @@ finish(struct reader *r)
 {
 	const struct open *o;
 	static const char *const what[2] = { "%time", "%alloc" };
-	int64_t missing;
+	int64_t below, missing, n;
 	size_t k;
 	int m, rc;
 
@@ -929,12 +954,20 @@ finish(struct reader *r)
 	    (r->have_alloc && r->sum_bytes > r->total_alloc)))
 		pdb_warn(r->db, "%s: the tree's ticks and bytes exceed the "
 		    "header's totals", r->in->name);
-	if (r->lay.has_inh && !r->guessed)
+	if (r->lay.has_inh)
 		for (k = 0; k < r->depth; k++) {
 			o = &r->path[k];
+			/* What may be its children: those whose depth was
+			 * read and the later lines whose depth was not, or
+			 * if its own depth was not, every later line. */
+			n = o->guessed ? (int64_t)(r->nodes - o->nall0) :
+			    (int64_t)o->nknown + (int64_t)(r->guessed -
+			    o->nloose0);
 			for (m = 0; m < 2; m++) {
-				missing = o->inh[m] - o->own[m] - o->kids[m];
-				if (2 * missing <= (int64_t)o->nkids + 2)
+				below = o->guessed ? r->all[m] - o->all0[m] :
+				    o->known[m] + r->loose[m] - o->loose0[m];
+				missing = o->inh[m] - o->own[m] - below;
+				if (2 * missing <= n + 2)
 					continue;
 				return pdb_seterr(r->db, PDB_EFORMAT,
 				    "%s:%llu: truncated: the stack on line "

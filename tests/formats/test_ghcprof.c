@@ -1059,6 +1059,148 @@ Test(ghcprof, truncated_tool)
 	free(text);
 }
 
+/*
+ * mj.prof with one label blanked, as GHC prints an empty label: the
+ * indentation and the label become spaces up to the MODULE column.
+ */
+static char *
+mj_with_empty_label(const char *indented_label)
+{
+	char from[64], to[64], *text, *out;
+
+	text = slurp(DATA "mj.prof", NULL);
+	cr_assert(text != NULL);
+	snprintf(from, sizeof(from), "\n%s ", indented_label);
+	snprintf(to, sizeof(to), "\n%*s ", (int)strlen(indented_label), "");
+	out = replace(text, from, to);
+	free(text);
+	return out;
+}
+
+/* The length of text up to the line that starts with prefix. */
+static size_t
+upto_line(const char *text, const char *prefix)
+{
+	char want[64];
+	const char *p;
+
+	snprintf(want, sizeof(want), "\n%s", prefix);
+	cr_assert((p = strstr(text, want)) != NULL, "no line '%s'", prefix);
+	return (size_t)(p + 1 - text);
+}
+
+/* Complete, mj.prof with an empty label reads as with the label. */
+Test(ghcprof, empty_label_complete)
+{
+	struct pdb *full, *db;
+	char *text, msg[1024];
+	uint32_t n;
+
+	full = load_tree(DATA "mj.prof");
+	text = mj_with_empty_label("   b");
+	cr_assert_eq(read_bytes(text, strlen(text), msg, sizeof(msg), &db),
+	    PDB_OK, "%s", msg);
+	cr_expect(strstr(warnings, ":19: empty cost-centre label: depth 3 "
+	    "inferred") != NULL, "warnings: %s", warnings);
+	cr_expect_eq(pdb_node_count(db), pdb_node_count(full));
+	for (n = 0; n < pdb_node_count(db) && n < pdb_node_count(full); n++) {
+		cr_expect_eq(pdb_node_parent(db, n), pdb_node_parent(full, n));
+		cr_expect_eq(pdb_node_value(db, n, 0),
+		    pdb_node_value(full, n, 0));
+	}
+	pdb_free(db);
+	pdb_free(full);
+	free(text);
+}
+
+/*
+ * Cut after line 35, before the 94.7% under h: the empty label on line
+ * 19 may belong under any stack open above it, so it counts for each,
+ * and the CAF on line 17 is still 92.1% short.
+ */
+Test(ghcprof, truncated_after_empty_label)
+{
+	char *text, *path, msg[1024];
+	size_t len;
+	struct run r;
+
+	text = mj_with_empty_label("   b");
+	len = upto_line(text, "  h          Main");
+	cr_expect_eq(read_bytes(text, len, msg, sizeof(msg), NULL),
+	    PDB_EFORMAT, "read");
+	cr_expect(strstr(msg, ":35: truncated: the stack on line 17 inherits "
+	    "%time 100.0 but its lines account for 7.9") != NULL, "%s", msg);
+
+	path = write_temp(text, len, ".prof");
+	run(&r, "ccs-flat %s", path);
+	cr_expect_eq(r.status, 1);
+	cr_expect(strncmp(r.err, "ccs-flat: ", 10) == 0 &&
+	    strstr(r.err, path) != NULL &&
+	    strstr(r.err, ":35: truncated") != NULL, "stderr: %s", r.err);
+	run_free(&r);
+	unlink(path);
+	free(path);
+	free(text);
+}
+
+/*
+ * Cut right after an empty label that inherits 94.7%: its children may
+ * be any of the lines after it, and there are none.
+ */
+Test(ghcprof, truncated_under_empty_label)
+{
+	char *text, msg[1024];
+	size_t len;
+
+	text = mj_with_empty_label("   j");
+	len = upto_line(text, "    rev      Main");
+	cr_expect_eq(read_bytes(text, len, msg, sizeof(msg), NULL),
+	    PDB_EFORMAT, "read");
+	cr_expect(strstr(msg, ":37: truncated: the stack on line 37 inherits "
+	    "%time 94.7 but its lines account for 0.0") != NULL, "%s", msg);
+	free(text);
+}
+
+/*
+ * Rounding at its limit.  main costs 0.794%, 0.049% its own and 0.149%
+ * each of the five empty labels below it: GHC prints 0.8, 0.0 and 0.1,
+ * and the lines below fall 0.3 short, as far as seven figures rounded
+ * to 0.1 can.  That reads; without the last line, 0.4 short, is cut.
+ */
+Test(ghcprof, empty_labels_rounding)
+{
+	static const char text[] =
+	    "\tMon Jan  5 00:00 2026 Time and Allocation Profiling Report  "
+	    "(Final)\n\n\t   t +RTS -p -RTS\n\n"
+	    "\ttotal time  =      100.00 secs   (100000 ticks @ 1000 us, 1 "
+	    "processor)\n"
+	    "\ttotal alloc =     100,000 bytes  (excludes profiling "
+	    "overheads)\n\n"
+	    "COST CENTRE MODULE SRC no. entries  %time %alloc   %time %alloc\n"
+	    "\n"
+	    "MAIN        MAIN   b   1   0   99.2   99.2   100.0  100.0\n"
+	    " main       Main   m   2   1    0.0    0.0     0.8    0.8\n"
+	    "            Main   e   3   1    0.1    0.1     0.1    0.1\n"
+	    "            Main   e   4   1    0.1    0.1     0.1    0.1\n"
+	    "            Main   e   5   1    0.1    0.1     0.1    0.1\n"
+	    "            Main   e   6   1    0.1    0.1     0.1    0.1\n"
+	    "            Main   e   7   1    0.1    0.1     0.1    0.1\n";
+	char msg[1024];
+	struct pdb *db;
+	size_t len;
+
+	cr_assert_eq(read_bytes(text, sizeof(text) - 1, msg, sizeof(msg),
+	    &db), PDB_OK, "%s", msg);
+	cr_expect_eq(pdb_node_count(db), 7);
+	pdb_free(db);
+
+	len = upto_line(text, "            Main   e   7");
+	cr_expect_eq(read_bytes(text, len, msg, sizeof(msg), NULL),
+	    PDB_EFORMAT, "read");
+	cr_expect(strstr(msg, ":15: truncated: the stack on line 11 inherits "
+	    "%time 0.8 but its lines account for 0.4") != NULL, "%s", msg);
+}
+
 Test(ghcprof, empty_and_headless)
 {
 	char *text, *p;
