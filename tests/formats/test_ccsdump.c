@@ -69,6 +69,20 @@ b_header(struct enc *b)
 	}
 }
 
+/* The start of a dump of one metric, ticks, of this kind and flags. */
+static void
+b_metric_only(struct enc *b, uint64_t kind, uint64_t flags)
+{
+	b_magic(b);
+	enc_varint(b, 1);
+	enc_varint(b, 0);
+	enc_varint(b, 1);
+	enc_str(b, "ticks");
+	enc_str(b, "ticks");
+	enc_varint(b, kind);
+	enc_varint(b, flags);
+}
+
 /* A node of the one-metric header. */
 static void
 b_node(struct enc *b, uint64_t cc, int64_t ticks, uint64_t kids)
@@ -1027,25 +1041,11 @@ ParameterizedTestParameters(ccsdump, bad)
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 17: NUL byte in string in metadata");
 
-	b_magic(&b);
-	enc_varint(&b, 1);
-	enc_varint(&b, 0);
-	enc_varint(&b, 1);
-	enc_str(&b, "ticks");
-	enc_str(&b, "ticks");
-	enc_varint(&b, 7);
-	enc_varint(&b, 0);
+	b_metric_only(&b, 7, 0);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 27: unknown metric kind 7 for 'ticks'");
 
-	b_magic(&b);
-	enc_varint(&b, 1);
-	enc_varint(&b, 0);
-	enc_varint(&b, 1);
-	enc_str(&b, "ticks");
-	enc_str(&b, "ticks");
-	enc_varint(&b, 0);
-	enc_varint(&b, (uint64_t)1 << 33);
+	b_metric_only(&b, 0, (uint64_t)1 << 33);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 28: flags 8589934592 out of range in metric table");
 
@@ -1068,14 +1068,7 @@ ParameterizedTestParameters(ccsdump, bad)
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 14: metadata key is not UTF-8");
 
-	b_magic(&b);
-	enc_varint(&b, 1);
-	enc_varint(&b, 0);
-	enc_varint(&b, 1);
-	enc_str(&b, "ticks");
-	enc_str(&b, "ticks");
-	enc_varint(&b, 0);
-	enc_varint(&b, 2);
+	b_metric_only(&b, 0, 2);
 	add_case(&cases, &n, &b, PDB_EFORMAT,
 	    "byte 28: unknown flags 0x2 for 'ticks' (0x1 are defined)");
 
