@@ -1073,7 +1073,7 @@ static int
 w_check(struct pdb *db)
 {
 	const struct pdb_metric *mt;
-	const char *s[4];
+	const char *s[2];
 	struct pdb_cc cc;
 	size_t i, j, n;
 
@@ -1083,9 +1083,14 @@ w_check(struct pdb *db)
 	for (i = 0; i < n + pdb_metric_count(db) + pdb_module_count(db) +
 	    pdb_cc_count(db); i++) {
 		s[0] = s[1] = "";
-		if (i < n)
+		if (i < n) {
 			pdb_meta_at(db, i, &s[0], &s[1]);
-		else if ((j = i - n) < pdb_metric_count(db)) {
+			if (pdb_utf8_valid((const unsigned char *)s[0],
+			    strlen(s[0])) != strlen(s[0]))
+				return pdb_seterr(db, PDB_EINVAL, "metadata "
+				    "key %zu is not UTF-8, which a dump's "
+				    "keys are", i + 1);
+		} else if ((j = i - n) < pdb_metric_count(db)) {
 			mt = pdb_metric(db, (unsigned)j);
 			s[0] = mt->name;
 			s[1] = mt->unit;

@@ -225,10 +225,15 @@ fill_mapped(struct pdb_input *in, size_t want)
 	return (long)(in->len - in->pos);
 }
 
-/* read(2) into buf[len] up to end, or to the end of the file. */
+/*
+ * read(2) into buf[len] up to end, or to the end of the file.  A failed
+ * read after some bytes is left for the next fill: those bytes are the
+ * reader's first, and the error is then where they end.
+ */
 static int
 read_plain(struct pdb_input *in, size_t end)
 {
+	size_t start = in->len;
 	ssize_t n;
 
 	while (in->len < end && !in->eof) {
@@ -236,6 +241,8 @@ read_plain(struct pdb_input *in, size_t end)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
+			if (in->len > start)
+				break;
 			in->err = errno ? errno : EIO;
 			return -1;
 		}
@@ -292,7 +299,7 @@ gz_fail(struct pdb_input *in, const char *msg)
  * follow, and gzip -t warns of them (exit 2).
  */
 static int
-fill_gz(struct pdb_input *in)
+inflate_some(struct pdb_input *in)
 {
 	struct gz *g = in->gz;
 	z_stream *z = &g->z;
@@ -346,6 +353,27 @@ fill_gz(struct pdb_input *in)
 			return gz_fail(in, z->msg != NULL ? z->msg :
 			    "compressed data error");
 		}
+	}
+	return 0;
+}
+
+/* Inflate as above; damage after some bytes waits for the next fill. */
+static int
+fill_gz(struct pdb_input *in)
+{
+	struct gz *g = in->gz;
+	size_t start = in->len;
+
+	/*
+	 * The bytes inflated before damage are the reader's first, as
+	 * gzread() gave them: the damage is met again by the next fill,
+	 * where they end, and reported there.
+	 */
+	if (inflate_some(in) < 0) {
+		if (in->len == start)
+			return -1;
+		in->err = 0;
+		g->msg = NULL;
 	}
 	return 0;
 }

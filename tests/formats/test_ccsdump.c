@@ -533,6 +533,10 @@ Test(ccsdump, writers_refuse_what_cannot_be_read_back)
 	cr_expect_eq(len, 0);
 	cr_expect_str_eq(pdb_errmsg(db), "metadata key 2 is not UTF-8, which "
 	    "JSON cannot hold");
+	cr_assert_eq(try_write(db, &pdb_fmt_ccsdump, &len), PDB_EINVAL);
+	cr_expect_eq(len, 0);
+	cr_expect_str_eq(pdb_errmsg(db), "metadata key 2 is not UTF-8, which "
+	    "a dump's keys are");
 	pdb_free(db);
 }
 

@@ -368,6 +368,53 @@ Test(input, gzip_trailing_bytes_are_refused)
 }
 
 /*
+ * Bytes inflated before damage are given first, and the damage is
+ * named where they end, as gzread() did: read one byte at a time, a
+ * reader gets all of a good member of 300000 bytes, more than one fill
+ * inflates, and every byte of a member cut after it that zlib can
+ * inflate, then the error with the count.
+ */
+Test(input, gzip_damage_after_the_bytes_before_it)
+{
+	unsigned char *d = content();
+	struct enc one = { 0 }, two = { 0 }, e = { 0 };
+	struct pdb *db = pdb_new();
+	struct pdb_input *in;
+	char *path, want[4300];
+	uint64_t got = 0;
+	size_t cut;
+	int c;
+
+	member(&one, d, 300000, 6);
+	member(&two, d + 300000, 3000, 6);
+	cut = two.len / 2;
+	enc_bytes(&e, one.b, one.len);
+	enc_bytes(&e, two.b, cut);
+	path = write_temp(e.b, e.len, ".gz");
+	cr_assert((in = pdb_in_open(db, path)) != NULL);
+	while ((c = pdb_in_getc(in)) >= 0) {
+		cr_assert_eq((unsigned char)c, d[got], "byte %llu",
+		    (unsigned long long)got);
+		got++;
+	}
+	cr_assert(got > 300000, "only %llu bytes before the damage",
+	    (unsigned long long)got);
+	cr_assert_neq(in->err, 0);
+	pdb_in_seterr(in, db, pdb_in_offset(in));
+	snprintf(want, sizeof(want), "%s: byte %llu: unexpected end of file",
+	    path, (unsigned long long)got);
+	cr_expect_str_eq(pdb_errmsg(db), want);
+	pdb_in_close(in);
+	pdb_free(db);
+	unlink(path);
+	free(path);
+	free(e.b);
+	free(one.b);
+	free(two.b);
+	free(d);
+}
+
+/*
  * A good member and then one cut anywhere, down to its first byte, is
  * a damaged stream, named with the offset of the bytes inflated.
  */

@@ -75,6 +75,12 @@ Test(pct, forms_and_ends)
 	cr_expect(!tool_pct_reaches(&p, INT64_MAX - 1, INT64_MAX));
 	set(&p, "0.000000000000001");
 	cr_expect_eq(tool_pct_ceil(&p, INT64_MAX), 93);	/* 92.2 */
+	/* Past what is kept exactly, never down to nothing. */
+	set(&p, "1e-13");
+	cr_expect_eq(tool_pct_ceil(&p, 5), 1);
+	cr_expect(!tool_pct_reaches(&p, 0, 5));
+	set(&p, "0.00000000000000001");
+	cr_expect_eq(tool_pct_ceil(&p, 5), 1);
 	set(&p, "50");
 	cr_expect_eq(tool_pct_ceil(&p, -7), -3);
 	cr_expect(tool_pct_reaches(&p, -4, -8));

@@ -29,6 +29,8 @@ static char	file_buf[TOOL_OUT_BUFSIZE];
  */
 static char			 out_tmp[PATH_MAX];
 static volatile sig_atomic_t	 out_tmp_live;
+/* The signals that remove it. */
+static const int		 out_sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGXFSZ };
 /* The file the temporary one replaces: -o's, or the file its link names. */
 static char			 out_target[PATH_MAX];
 /* The target has other hard links: it is written over, not replaced. */
@@ -71,7 +73,6 @@ out_tmp_signal(int sig)
 static FILE *
 out_tmp_open(const char *path, const struct stat *old)
 {
-	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGXFSZ };
 	static int registered;
 	const char *slash = strrchr(path, '/');
 	const char *base = slash != NULL ? slash + 1 : path, *tmpname;
@@ -99,20 +100,20 @@ out_tmp_open(const char *path, const struct stat *old)
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = out_tmp_signal;
 		sigemptyset(&sa.sa_mask);
-		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		for (i = 0; i < sizeof(out_sigs) / sizeof(out_sigs[0]); i++) {
 			struct sigaction cur;
 
 			/* Keep a signal ignored by whoever started us. */
-			if (sigaction(sigs[i], NULL, &cur) == 0 &&
+			if (sigaction(out_sigs[i], NULL, &cur) == 0 &&
 			    cur.sa_handler == SIG_IGN)
 				continue;
-			sigaction(sigs[i], &sa, NULL);
+			sigaction(out_sigs[i], &sa, NULL);
 		}
 	}
 	/* The handler must never see a half-made name. */
 	sigemptyset(&block);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaddset(&block, sigs[i]);
+	for (i = 0; i < sizeof(out_sigs) / sizeof(out_sigs[0]); i++)
+		sigaddset(&block, out_sigs[i]);
 	sigprocmask(SIG_BLOCK, &block, &saved);
 	if ((fd = mkstemp(out_tmp)) >= 0)
 		out_tmp_live = 1;
@@ -245,6 +246,7 @@ out_copy_over(void)
 int
 tool_output_close(const struct tool_common *c, FILE *f)
 {
+	size_t i;
 	int err = 0;
 
 	if (f == NULL)
@@ -259,10 +261,23 @@ tool_output_close(const struct tool_common *c, FILE *f)
 	if (fclose(f) != 0 && err == 0)
 		err = errno ? errno : EIO;
 	if (err == 0 && f != stdout && out_tmp_live && out_in_place) {
-		/* Cut short, the target is lost: the output stays whole in
-		 * the temporary file, which the message names. */
-		if ((err = out_copy_over()) != 0) {
-			out_tmp_live = 0;
+		/*
+		 * Once the target is cut, the temporary file is the only
+		 * whole copy: a signal waits for the copy to end, and a
+		 * failed copy leaves it, named in the message.
+		 */
+		sigset_t block, saved;
+
+		sigemptyset(&block);
+		for (i = 0; i < sizeof(out_sigs) / sizeof(out_sigs[0]); i++)
+			sigaddset(&block, out_sigs[i]);
+		sigprocmask(SIG_BLOCK, &block, &saved);
+		if ((err = out_copy_over()) == 0)
+			out_tmp_remove();
+		else
+			out_tmp_live = 0;	/* kept */
+		sigprocmask(SIG_SETMASK, &saved, NULL);
+		if (err != 0) {
 			tool_warnx("%s: %s; the output is in %s",
 			    tool_output_name(c), strerror(err), out_tmp);
 			return -1;

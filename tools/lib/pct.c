@@ -42,10 +42,15 @@ tool_pct_set(struct tool_pct *p, const char *s, double v)
 		} else
 			ok = 0;
 	}
-	/* Anything else strtod() took ("1e1", many digits): near enough. */
+	/*
+	 * Anything else strtod() took ("1e1", many digits): near enough,
+	 * but a percentage above 0 never becomes 0.
+	 */
 	if (!ok || num > 100 * den) {
 		den = 1000000000000ULL;
 		num = (uint64_t)(v * (double)den + 0.5);	/* v >= 0 */
+		if (num == 0 && v > 0)
+			num = 1;
 	}
 	p->num = num;
 	p->den = den * 100;
