@@ -111,6 +111,7 @@ struct dot {
 	int64_t			*icost;		/* their own cost */
 	uint64_t		 nset;		/* stacks in the set */
 	uint64_t		 nreal;		/* stacks but synthetic ones */
+	int64_t			 unshown;	/* own cost of synthetic ones */
 	unsigned char		*armn;		/* node on the expensive arm */
 	uint32_t		*arm;
 	size_t			 narm;
@@ -615,6 +616,8 @@ prepare(struct dot *d)
 			fcount[dep] = (dep > 0 ? fcount[dep - 1] : 0) +
 			    d->focuscc[cc];
 		d->nreal += !synthetic(d, cc);
+		if (synthetic(d, cc))
+			d->unshown += own(d, n);
 		d->incl[n] = !synthetic(d, cc) &&
 		    (!(o->flags & PDB_DOT_NONZERO) || own(d, n) != 0) &&
 		    (fcount == NULL || fcount[dep] > 0) &&
@@ -732,6 +735,8 @@ agg_enter(struct dot *d, struct pdb *db, uint32_t cc, const int64_t *values,
 	d->nreal += !syn;
 	if (!syn)
 		d->self[cc] += v;
+	else
+		d->unshown += v;
 	p = d->nlv > 0 ? &d->lv[d->nlv - 1] : NULL;
 	l = &d->lv[d->nlv];
 	l->cc = cc;
@@ -1075,6 +1080,12 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 	if (arcs_hidden > 0) {
 		sb_printf(&b, "%zu arc%s hidden", arcs_hidden,
 		    arcs_hidden == 1 ? "" : "s");
+		sb_nl_left(&b);
+	}
+	/* Cost left on a made-up root is no call: said, not drawn. */
+	if (d->unshown != 0) {
+		sb_printf(&b, "%.1f%% self cost on the made-up root, not "
+		    "drawn", pct(d->unshown, d->total));
 		sb_nl_left(&b);
 	}
 	sb_printf(&b, "thresholds: nodes %g%%", o->node_thres);

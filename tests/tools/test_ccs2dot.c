@@ -309,6 +309,37 @@ Test(ccs2dot, legend_of_ghc_report)
 	agclose(g);
 }
 
+/*
+ * Cost left on a made-up root (every frame of "a 2" de-selected) is no
+ * call to draw: the legend says how much, in the graph and the tree,
+ * streamed or not; a profile without such cost has no such line.
+ */
+Test(ccs2dot, legend_of_cost_on_the_made_up_root)
+{
+	static const char *const how[] = { "", "--tree", "-d nosuch",
+	    "--tree -d nosuch" };
+	struct run r;
+	Agraph_t *g;
+	const char *l;
+	size_t i;
+
+	for (i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
+		run(&r, "printf 'a 2\\nb 3\\n' | ccs-select -d a | "
+		    "ccs2dot %s", how[i]);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		cr_assert((g = agmemread(r.out)) != NULL);
+		l = agget(agnode(g, "legend", 0), "label");
+		cr_expect(strstr(l, "\\l40.0% self cost on the made-up root, "
+		    "not drawn\\l") != NULL, "%s: %s", how[i], l);
+		agclose(g);
+		run_free(&r);
+	}
+	g = dot_of(MJ);
+	cr_expect(strstr(agget(agnode(g, "legend", 0), "label"), "made-up") ==
+	    NULL);
+	agclose(g);
+}
+
 Test(ccs2dot, focus_hot_tree_on_pgcl)
 {
 	Agraph_t *g;
