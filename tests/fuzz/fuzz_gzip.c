@@ -46,15 +46,29 @@ gzip_bytes(const uint8_t *data, size_t size, int level, size_t *len)
 	return out;
 }
 
-/* Whether a and b read alike: both failed, or the same counts. */
+/* Whether a and b read alike: both failed, or the same tree. */
 static int
 same(struct pdb *a, struct pdb *b)
 {
+	uint32_t n;
+	unsigned m;
+
 	if (a == NULL || b == NULL)
 		return a == b;
-	return pdb_node_count(a) == pdb_node_count(b) &&
-	    pdb_cc_count(a) == pdb_cc_count(b) &&
-	    pdb_metric_count(a) == pdb_metric_count(b);
+	if (pdb_node_count(a) != pdb_node_count(b) ||
+	    pdb_cc_count(a) != pdb_cc_count(b) ||
+	    pdb_metric_count(a) != pdb_metric_count(b))
+		return 0;
+	/* Read the same way, the trees are the same node for node. */
+	for (n = 0; n < pdb_node_count(a); n++) {
+		if (pdb_node_cc(a, n) != pdb_node_cc(b, n) ||
+		    pdb_node_parent(a, n) != pdb_node_parent(b, n))
+			return 0;
+		for (m = 0; m < pdb_metric_count(a); m++)
+			if (pdb_node_value(a, n, m) != pdb_node_value(b, n, m))
+				return 0;
+	}
+	return 1;
 }
 
 /*
