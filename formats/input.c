@@ -225,15 +225,10 @@ fill_mapped(struct pdb_input *in, size_t want)
 	return (long)(in->len - in->pos);
 }
 
-/*
- * read(2) into buf[len] up to end, or to the end of the file.  A failed
- * read after some bytes is left for the next fill: those bytes are the
- * reader's first, and the error is then where they end.
- */
+/* read(2) into buf[len] up to end, or to the end of the file. */
 static int
 read_plain(struct pdb_input *in, size_t end)
 {
-	size_t start = in->len;
 	ssize_t n;
 
 	while (in->len < end && !in->eof) {
@@ -241,8 +236,6 @@ read_plain(struct pdb_input *in, size_t end)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			if (in->len > start)
-				break;
 			in->err = errno ? errno : EIO;
 			return -1;
 		}
@@ -299,7 +292,7 @@ gz_fail(struct pdb_input *in, const char *msg)
  * follow, and gzip -t warns of them (exit 2).
  */
 static int
-inflate_some(struct pdb_input *in)
+fill_gz(struct pdb_input *in)
 {
 	struct gz *g = in->gz;
 	z_stream *z = &g->z;
@@ -357,26 +350,6 @@ inflate_some(struct pdb_input *in)
 	return 0;
 }
 
-/* Inflate as above; damage after some bytes waits for the next fill. */
-static int
-fill_gz(struct pdb_input *in)
-{
-	struct gz *g = in->gz;
-	size_t start = in->len;
-
-	/*
-	 * The bytes inflated before damage are the reader's first, as
-	 * gzread() gave them: the damage is met again by the next fill,
-	 * where they end, and reported there.
-	 */
-	if (inflate_some(in) < 0) {
-		if (in->len == start)
-			return -1;
-		in->err = 0;
-		g->msg = NULL;
-	}
-	return 0;
-}
 
 /*
  * The first bytes read were gzip's magic number: they go to the
@@ -419,7 +392,7 @@ long
 pdb_in_fill(struct pdb_input *in, size_t want)
 {
 	unsigned char *nb;
-	size_t ncap, full;
+	size_t ncap, full, had;
 	int first;
 
 	if (in->len - in->pos >= want || in->eof)
@@ -456,8 +429,20 @@ pdb_in_fill(struct pdb_input *in, size_t want)
 	if (first && (read_plain(in, FIRSTSIZE) < 0 || (in->len >= 2 &&
 	    in->buf[0] == 0x1f && in->buf[1] == 0x8b && start_gz(in) < 0)))
 		return -1;
-	if (in->gz != NULL ? fill_gz(in) < 0 : read_plain(in, in->cap) < 0)
-		return -1;
+	had = in->len;
+	if (in->gz != NULL ? fill_gz(in) < 0 : read_plain(in, in->cap) < 0) {
+		/*
+		 * Bytes got before a failure, as many as asked for, are
+		 * the reader's first, as gzread() gave them: the failure
+		 * comes again on the next fill, where they end, and is
+		 * named there.  Too few, and it is named now.
+		 */
+		if (in->len == had || in->len - in->pos < want)
+			return -1;
+		in->err = 0;
+		if (in->gz != NULL)
+			((struct gz *)in->gz)->msg = NULL;
+	}
 	if (in->progress != NULL)
 		in->progress(in->progress_arg, file_offset(in), in->size, 0);
 	return (long)(in->len - in->pos);
