@@ -166,6 +166,10 @@ main(int argc, char *argv[])
 			tool_usage(usage);
 		}
 	}
+	if ((dopts.flags & PDB_DOT_HOT) && (dopts.flags & PDB_DOT_HOT_ONLY)) {
+		tool_warnx("--hot and --hot-only cannot go together");
+		tool_usage(usage);
+	}
 	argc -= optind;
 	argv += optind;
 	path = tool_one_input(argc, argv, usage);

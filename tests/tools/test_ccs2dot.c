@@ -92,6 +92,7 @@ Test(ccs2dot, bad_usage)
 	check_bad_usage("ccs2dot", "--no-such-option " FIG7);
 	check_bad_usage("ccs2dot", "-T nosuch " FIG7);
 	check_bad_usage("ccs2dot", FIG7 " " FIG7);
+	check_bad_usage("ccs2dot", "--hot --hot-only " FIG7);
 }
 
 /* A bad number is a usage error too: exit 2 and what was wrong. */
