@@ -416,7 +416,7 @@ Test(input, gzip_damage_after_the_bytes_before_it)
 
 /*
  * A good member and then one cut anywhere, down to its first byte, is
- * a damaged stream, named with the offset of the bytes inflated.
+ * a damaged stream, cut short.  (Where: the test above.)
  */
 Test(input, gzip_member_cut_after_another)
 {
