@@ -517,8 +517,14 @@ pdb_in_line(struct pdb_input *in, struct pdb *db, char **line, size_t *len)
 	}
 	if (nl == NULL && in->len == in->pos)
 		return 0;
-	*line = (char *)in->buf + in->pos;
 	n = nl ? (size_t)(nl - (in->buf + in->pos)) : in->len - in->pos;
+	/* Exact, as for strings: what is read can be written to a dump. */
+	if (n > MAX_TOKEN) {
+		pdb_seterr(db, PDB_EFORMAT, "%s:%llu: line too long",
+		    in->name, (unsigned long long)in->line + 1);
+		return -1;
+	}
+	*line = (char *)in->buf + in->pos;
 	in->pos += nl ? n + 1 : n;
 	/* The buffer has one spare byte past cap for this NUL. */
 	(*line)[n] = '\0';

@@ -449,3 +449,42 @@ Test(input, gzip_member_cut_after_another)
 	free(two.b);
 	free(d);
 }
+
+/*
+ * A line is at most 64 MiB, exactly, however much was buffered when
+ * its end was found: the first line of a file, found in one fill of a
+ * mapped or a plain read, is no exception.
+ */
+Test(input, longest_line, .timeout = 60)
+{
+	const size_t most = (size_t)64 << 20;
+	char *text = malloc(most + 3), *path, *line, want[4300];
+	struct pdb *db = pdb_new();
+	struct pdb_input *in;
+	size_t len, extra;
+
+	cr_assert(text != NULL && db != NULL);
+	for (extra = 0; extra <= 1; extra++) {
+		memset(text, 'a', most + extra);
+		memcpy(text + most + extra, "\nb", 2);
+		path = write_temp(text, most + extra + 2, ".txt");
+		cr_assert((in = pdb_in_open(db, path)) != NULL);
+		if (extra == 0) {
+			cr_expect_eq(pdb_in_line(in, db, &line, &len), 1, "%s",
+			    pdb_errmsg(db));
+			cr_expect_eq(len, most);
+			cr_expect_eq(pdb_in_line(in, db, &line, &len), 1);
+			cr_expect_str_eq(line, "b");
+		} else {
+			cr_expect_eq(pdb_in_line(in, db, &line, &len), -1);
+			snprintf(want, sizeof(want), "%s:1: line too long",
+			    path);
+			cr_expect_str_eq(pdb_errmsg(db), want);
+		}
+		pdb_in_close(in);
+		unlink(path);
+		free(path);
+	}
+	pdb_free(db);
+	free(text);
+}
