@@ -186,12 +186,7 @@ rd_fill(struct rd *r, size_t want)
 static int
 rd_end(struct rd *r)
 {
-	struct pdb_input *in = r->in;
-
-	if (in->err != 0)
-		return pdb_in_seterr(in, r->db, pdb_in_offset(in));
-	return pdb_seterr(r->db, PDB_EFORMAT, "%s: byte %llu: truncated in %s",
-	    in->name, (unsigned long long)pdb_in_offset(in), r->what);
+	return pdb_in_failed(r->in, r->db, r->what);
 }
 
 static int
@@ -436,8 +431,7 @@ rd_tables(struct rd *r, uint32_t *ccbasep, uint32_t *nccp,
 		if ((rc = rd_string(r, 0, &a)) != 0)
 			return rc;
 		/* Keys name things: text, as JSON's member names are. */
-		if (pdb_utf8_valid((const unsigned char *)a, strlen(a)) !=
-		    strlen(a))
+		if (!pdb_utf8_string(a))
 			return pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: "
 			    "metadata key is not UTF-8", r->in->name,
 			    (unsigned long long)off);
@@ -1085,8 +1079,7 @@ w_check(struct pdb *db)
 		s[0] = s[1] = "";
 		if (i < n) {
 			pdb_meta_at(db, i, &s[0], &s[1]);
-			if (pdb_utf8_valid((const unsigned char *)s[0],
-			    strlen(s[0])) != strlen(s[0]))
+			if (!pdb_utf8_string(s[0]))
 				return pdb_seterr(db, PDB_EINVAL, "metadata "
 				    "key %zu is not UTF-8, which a dump's "
 				    "keys are", i + 1);

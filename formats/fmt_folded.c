@@ -22,8 +22,8 @@
  * it there), which is the line "(root) N": a line whose whole stack is
  * that text, unescaped, adds to the synthetic root, and a real frame
  * of that name is written "\(root)".  Events reuse the path of the
- * previous line, so sorted input streams with few events.  The tree is built through Push, so a frame repeated on one
- * line is compressed.
+ * previous line, so sorted input streams with few events.  The tree is
+ * built through Push, so a frame repeated on one line is compressed.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -197,20 +197,18 @@ static int
 json_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 {
 	struct pdb_text head = { NULL, 0, 0, 0 };
+	const char *k, *v;
 	json_t *doc;
-	size_t len;
+	size_t len, i;
 	int rc;
 
 	(void)opts;
 	/* A key names a member: it cannot be {"hex"} as a value can. */
-	for (len = 0; len < pdb_meta_count(db); len++) {
-		const char *k, *v;
-
-		pdb_meta_at(db, len, &k, &v);
-		if (pdb_utf8_valid((const unsigned char *)k, strlen(k)) !=
-		    strlen(k))
+	for (i = 0; i < pdb_meta_count(db); i++) {
+		pdb_meta_at(db, i, &k, &v);
+		if (!pdb_utf8_string(k))
 			return pdb_seterr(db, PDB_EINVAL, "metadata key %zu is "
-			    "not UTF-8, which JSON cannot hold", len + 1);
+			    "not UTF-8, which JSON cannot hold", i + 1);
 	}
 	if ((doc = build(db)) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");

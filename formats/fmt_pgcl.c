@@ -152,14 +152,8 @@ read_u32(struct pdb_input *in, struct pdb *db, uint32_t *v)
 	int c, i;
 
 	for (i = 0; i < 4; i++) {
-		if ((c = pdb_in_getc(in)) < 0) {
-			if (in->err)
-				return pdb_in_seterr(in, db,
-				    pdb_in_offset(in));
-			return pdb_seterr(db, PDB_EFORMAT,
-			    "%s: byte %llu: truncated in header", in->name,
-			    (unsigned long long)pdb_in_offset(in));
-		}
+		if ((c = pdb_in_getc(in)) < 0)
+			return pdb_in_failed(in, db, "header");
 		r |= (uint32_t)c << (8 * i);
 	}
 	*v = r;
@@ -616,13 +610,8 @@ pgcl_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 			return pdb_seterr(db, PDB_EFORMAT,
 			    "%s: byte 0: not a pgcl file: bad magic", in->name);
 	}
-	if (i < 4) {
-		if (in->err)
-			return pdb_in_seterr(in, db, pdb_in_offset(in));
-		return pdb_seterr(db, PDB_EFORMAT,
-		    "%s: byte %llu: truncated in header", in->name,
-		    (unsigned long long)pdb_in_offset(in));
-	}
+	if (i < 4)
+		return pdb_in_failed(in, db, "header");
 	if ((rc = read_u32(in, db, &version)) != 0)
 		return rc;
 	if (version != 1 && version != 2)

@@ -18,22 +18,12 @@
 #include "formats.h"
 #include "jsonlib.h"
 
-/* Whether s is UTF-8, which a JSON string must be (a name from a file
- * need not). */
-static int
-is_utf8(const char *s)
-{
-	size_t n = strlen(s);
-
-	return pdb_utf8_valid((const unsigned char *)s, n) == n;
-}
-
 /* A JSON string of s, or of a note that it is not UTF-8; NULL only
  * when out of memory. */
 static json_t *
 utf8_string(const char *s)
 {
-	return json_string(is_utf8(s) ? s : "(name is not UTF-8)");
+	return json_string(pdb_utf8_string(s) ? s : "(name is not UTF-8)");
 }
 
 /*
@@ -58,7 +48,7 @@ frames_of(struct pdb *db)
 		    json_array_append_new(frames, f) != 0 ||
 		    json_object_set_new(f, "name",
 		    utf8_string(pdb_cc_fullname(db, i))) != 0 ||
-		    (*cc.src != '\0' && is_utf8(cc.src) &&
+		    (*cc.src != '\0' && pdb_utf8_string(cc.src) &&
 		    json_object_set_new(f, "file", json_string(cc.src)) != 0)) {
 			json_decref(frames);
 			return NULL;
@@ -228,7 +218,7 @@ speedscope_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	}
 	fputs("],\"name\":", out);
 	/* A program name that is not UTF-8 is left out, as no name. */
-	nomem |= put_json(out, json_string(prog != NULL && is_utf8(prog) ?
+	nomem |= put_json(out, json_string(prog != NULL && pdb_utf8_string(prog) ?
 	    prog : "profile"));
 	fputs(",\"activeProfileIndex\":0,\"exporter\":\"ccstools\"}\n",
 	    out);

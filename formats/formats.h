@@ -174,9 +174,6 @@ long		 pdb_in_fill(struct pdb_input *, size_t want);
  * mmap): reading goes on the same either way.
  */
 int		 pdb_in_map(struct pdb_input *);
-/* zlib's message for a bad gzip stream that failed a fill; NULL for any
- * other failure. */
-const char	*pdb_in_zmsg(const struct pdb_input *);
 /*
  * Set the error of a failed pdb_in_fill() on db and return its code:
  * out of memory, a bad gzip stream (a format error at byte at, where
@@ -184,6 +181,12 @@ const char	*pdb_in_zmsg(const struct pdb_input *);
  * the file), or errno.
  */
 int		 pdb_in_seterr(struct pdb_input *, struct pdb *, uint64_t at);
+/*
+ * The input failed or ended in the middle of what: pdb_in_seterr() at
+ * the reader's offset if a fill failed, else "truncated in what".
+ */
+int		 pdb_in_failed(struct pdb_input *, struct pdb *,
+		    const char *what);
 /* Offset of the next byte. */
 static inline uint64_t
 pdb_in_offset(const struct pdb_input *in)
@@ -520,6 +523,8 @@ uint32_t	 pdb_crc32_fold512(uint32_t crc, const unsigned char *,
 size_t		 pdb_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp);
 /* The length of p's longest well-formed UTF-8 prefix: n if all of it. */
 size_t		 pdb_utf8_valid(const unsigned char *p, size_t n);
+/* Whether the string s is UTF-8, as a JSON string must be. */
+int		 pdb_utf8_string(const char *s);
 
 /* Make the malloc'd buffer *pp hold at least need bytes, growing *cap.
  * Returns 0, or -1 when out of memory (the buffer is left as it was). */

@@ -273,7 +273,7 @@ read_gz(struct pdb_input *in)
 	return 0;
 }
 
-/* A damaged gzip stream: msg says how (pdb_in_zmsg()). */
+/* A damaged gzip stream: msg says how (pdb_in_seterr()). */
 static int
 gz_fail(struct pdb_input *in, const char *msg)
 {
@@ -349,7 +349,6 @@ fill_gz(struct pdb_input *in)
 	}
 	return 0;
 }
-
 
 /*
  * The first bytes read were gzip's magic number: they go to the
@@ -448,46 +447,41 @@ pdb_in_fill(struct pdb_input *in, size_t want)
 	return (long)(in->len - in->pos);
 }
 
-/* zlib's message for a bad gzip stream, or NULL. */
-const char *
-pdb_in_zmsg(const struct pdb_input *in)
-{
-	const struct gz *g = in->gz;
-
-	if (in->err != EIO || g == NULL)
-		return NULL;
-	return g->msg;
-}
-
 int
 pdb_in_seterr(struct pdb_input *in, struct pdb *db, uint64_t at)
 {
 	const struct gz *g = in->gz;
-	const char *msg;
+	/* A damaged gzip stream says why; any other failure is errno's. */
+	const char *msg = in->err == EIO && g != NULL ? g->msg : NULL;
 
 	if (in->err == ENOMEM)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	/* Where to cut the file: its offset, not the data's. */
-	if ((msg = pdb_in_zmsg(in)) != NULL && g != NULL && g->trailing > 0)
+	if (msg != NULL && g->trailing > 0)
 		return pdb_seterr(db, PDB_EFORMAT,
 		    "%s: compressed byte %llu: %s", in->name,
 		    (unsigned long long)g->trailing, msg);
 	if (msg != NULL)
 		return pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s",
 		    in->name, (unsigned long long)at, msg);
-	errno = in->err ? in->err : EIO;
-	return pdb_seterr(db, PDB_EIO, "%s: %s", in->name, strerror(errno));
+	return pdb_seterr(db, PDB_EIO, "%s: %s", in->name,
+	    strerror(in->err ? in->err : EIO));
 }
 
-/* Set the error for a failed fill; returns -1. */
+int
+pdb_in_failed(struct pdb_input *in, struct pdb *db, const char *what)
+{
+	if (in->err)
+		return pdb_in_seterr(in, db, pdb_in_offset(in));
+	return pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: truncated in %s",
+	    in->name, (unsigned long long)pdb_in_offset(in), what);
+}
+
+/* pdb_in_failed() for the helpers below, which return -1. */
 static int
 fill_error(struct pdb_input *in, struct pdb *db, const char *what)
 {
-	if (in->err)
-		pdb_in_seterr(in, db, pdb_in_offset(in));
-	else
-		pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: truncated in %s",
-		    in->name, (unsigned long long)pdb_in_offset(in), what);
+	pdb_in_failed(in, db, what);
 	return -1;
 }
 
@@ -504,13 +498,8 @@ pdb_in_line(struct pdb_input *in, struct pdb *db, char **line, size_t *len)
 		if (nl != NULL)
 			break;
 		scanned = in->len - in->pos;
-		if (scanned > MAX_TOKEN) {
-			pdb_seterr(db, PDB_EFORMAT, "%s:%llu: line too long",
-			    in->name, (unsigned long long)in->line + 1);
-			return -1;
-		}
-		if (in->eof)
-			break;
+		if (scanned > MAX_TOKEN || in->eof)
+			break;		/* too long (below), or the last line */
 		got = pdb_in_fill(in, scanned + CHUNK);
 		if (got < 0)
 			return fill_error(in, db, "line");
@@ -518,7 +507,8 @@ pdb_in_line(struct pdb_input *in, struct pdb *db, char **line, size_t *len)
 	if (nl == NULL && in->len == in->pos)
 		return 0;
 	n = nl ? (size_t)(nl - (in->buf + in->pos)) : in->len - in->pos;
-	/* Exact, as for strings: what is read can be written to a dump. */
+	/* Exact, whatever was buffered: what is read can be written to a
+	 * dump, which refuses a longer name. */
 	if (n > MAX_TOKEN) {
 		pdb_seterr(db, PDB_EFORMAT, "%s:%llu: line too long",
 		    in->name, (unsigned long long)in->line + 1);
@@ -577,12 +567,8 @@ pdb_in_cstring(struct pdb_input *in, struct pdb *db, char **s, size_t *len,
 		if (z != NULL)
 			break;
 		scanned = in->len - in->pos;
-		if (scanned > MAX_TOKEN) {
-			pdb_seterr(db, PDB_EFORMAT,
-			    "%s: byte %llu: string too long in %s", in->name,
-			    (unsigned long long)pdb_in_offset(in), what);
-			return -1;
-		}
+		if (scanned > MAX_TOKEN)
+			goto too_long;
 		if (in->eof) {
 			in->pos = in->len;
 			return fill_error(in, db, what);
@@ -590,18 +576,17 @@ pdb_in_cstring(struct pdb_input *in, struct pdb *db, char **s, size_t *len,
 		if (pdb_in_fill(in, scanned + CHUNK) < 0)
 			return fill_error(in, db, what);
 	}
-	/* The limit is exact, whatever was buffered: a dump refuses a
-	 * longer string, so a reader must not make one. */
-	if ((size_t)(z - (in->buf + in->pos)) > MAX_TOKEN) {
-		pdb_seterr(db, PDB_EFORMAT,
-		    "%s: byte %llu: string too long in %s", in->name,
-		    (unsigned long long)pdb_in_offset(in), what);
-		return -1;
-	}
+	/* Exact, as for lines (pdb_in_line()). */
+	if ((size_t)(z - (in->buf + in->pos)) > MAX_TOKEN)
+		goto too_long;
 	*s = (char *)in->buf + in->pos;
 	*len = (size_t)(z - (in->buf + in->pos));
 	in->pos += *len + 1;
 	return 0;
+too_long:
+	pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: string too long in %s",
+	    in->name, (unsigned long long)pdb_in_offset(in), what);
+	return -1;
 }
 
 int

@@ -34,7 +34,6 @@ locate(const struct guard *g, struct pdb *db, int rc)
 {
 	const struct pdb_input *in = g->in;
 	char msg[512];
-
 	size_t n;
 
 	/* "NAME: " or "NAME:LINE: " begins a message that says where. */

@@ -9,6 +9,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "formats.h"
 
@@ -65,4 +66,12 @@ pdb_utf8_valid(const unsigned char *p, size_t n)
 		i += k;
 	}
 	return n;
+}
+
+int
+pdb_utf8_string(const char *s)
+{
+	size_t n = strlen(s);
+
+	return pdb_utf8_valid((const unsigned char *)s, n) == n;
 }

@@ -207,6 +207,17 @@ expect_error(const char *text, const char *want)
 	    want);
 }
 
+/* Reading the first len bytes of text is a format error saying want. */
+static void
+expect_format_error(const char *text, size_t len, const char *want)
+{
+	char msg[1024];
+
+	cr_expect_eq(read_bytes(text, len, msg, sizeof(msg), NULL),
+	    PDB_EFORMAT, "read");
+	cr_expect(strstr(msg, want) != NULL, "%s", msg);
+}
+
 /* Replace the first occurrence of from in text with to (a new string). */
 static char *
 replace(const char *text, const char *from, const char *to)
@@ -1120,16 +1131,14 @@ Test(ghcprof, empty_label_complete)
  */
 Test(ghcprof, truncated_after_empty_label)
 {
-	char *text, *path, msg[1024];
+	char *text, *path;
 	size_t len;
 	struct run r;
 
 	text = mj_with_empty_label("   b");
 	len = upto_line(text, "  h          Main");
-	cr_expect_eq(read_bytes(text, len, msg, sizeof(msg), NULL),
-	    PDB_EFORMAT, "read");
-	cr_expect(strstr(msg, ":35: truncated: the stack on line 17 inherits "
-	    "%time 100.0 but its lines account for 7.9") != NULL, "%s", msg);
+	expect_format_error(text, len, ":35: truncated: the stack on line 17 "
+	    "inherits %time 100.0 but its lines account for 7.9");
 
 	path = write_temp(text, len, ".prof");
 	run(&r, "ccs-flat %s", path);
@@ -1149,15 +1158,13 @@ Test(ghcprof, truncated_after_empty_label)
  */
 Test(ghcprof, truncated_under_empty_label)
 {
-	char *text, msg[1024];
+	char *text;
 	size_t len;
 
 	text = mj_with_empty_label("   j");
 	len = upto_line(text, "    rev      Main");
-	cr_expect_eq(read_bytes(text, len, msg, sizeof(msg), NULL),
-	    PDB_EFORMAT, "read");
-	cr_expect(strstr(msg, ":37: truncated: the stack on line 37 inherits "
-	    "%time 94.7 but its lines account for 0.0") != NULL, "%s", msg);
+	expect_format_error(text, len, ":37: truncated: the stack on line 37 "
+	    "inherits %time 94.7 but its lines account for 0.0");
 	free(text);
 }
 
@@ -1195,10 +1202,8 @@ Test(ghcprof, empty_labels_rounding)
 	pdb_free(db);
 
 	len = upto_line(text, "            Main   e   7");
-	cr_expect_eq(read_bytes(text, len, msg, sizeof(msg), NULL),
-	    PDB_EFORMAT, "read");
-	cr_expect(strstr(msg, ":15: truncated: the stack on line 11 inherits "
-	    "%time 0.8 but its lines account for 0.4") != NULL, "%s", msg);
+	expect_format_error(text, len, ":15: truncated: the stack on line 11 "
+	    "inherits %time 0.8 but its lines account for 0.4");
 }
 
 Test(ghcprof, empty_and_headless)

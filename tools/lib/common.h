@@ -76,7 +76,6 @@ struct tool_common {
 	double			 min_pct;	/* < 0: none */
 	struct tool_pct {
 		uint64_t	 num, den;	/* exactly num / den */
-		double		 value;		/* as a number */
 	}			 pct;		/* --min-pct */
 	const char		**excludes;
 	size_t			 nexcludes;

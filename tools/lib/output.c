@@ -31,6 +31,7 @@ static char			 out_tmp[PATH_MAX];
 static volatile sig_atomic_t	 out_tmp_live;
 /* The signals that remove it. */
 static const int		 out_sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGXFSZ };
+#define NSIGS	(sizeof(out_sigs) / sizeof(out_sigs[0]))
 /* The file the temporary one replaces: -o's, or the file its link names. */
 static char			 out_target[PATH_MAX];
 /* The target has other hard links: it is written over, not replaced. */
@@ -49,6 +50,19 @@ out_tmp_remove(void)
 		out_tmp_live = 0;
 		unlink(out_tmp);
 	}
+}
+
+/* Hold out_sigs until sigprocmask(SIG_SETMASK, saved, NULL). */
+static void
+out_sigs_hold(sigset_t *saved)
+{
+	sigset_t block;
+	size_t i;
+
+	sigemptyset(&block);
+	for (i = 0; i < NSIGS; i++)
+		sigaddset(&block, out_sigs[i]);
+	sigprocmask(SIG_BLOCK, &block, saved);
 }
 
 static void
@@ -77,7 +91,7 @@ out_tmp_open(const char *path, const struct stat *old)
 	const char *slash = strrchr(path, '/');
 	const char *base = slash != NULL ? slash + 1 : path, *tmpname;
 	struct sigaction sa;
-	sigset_t block, saved;
+	sigset_t saved;
 	mode_t mode, mask;
 	size_t i;
 	FILE *f;
@@ -100,7 +114,7 @@ out_tmp_open(const char *path, const struct stat *old)
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = out_tmp_signal;
 		sigemptyset(&sa.sa_mask);
-		for (i = 0; i < sizeof(out_sigs) / sizeof(out_sigs[0]); i++) {
+		for (i = 0; i < NSIGS; i++) {
 			struct sigaction cur;
 
 			/* Keep a signal ignored by whoever started us. */
@@ -111,10 +125,7 @@ out_tmp_open(const char *path, const struct stat *old)
 		}
 	}
 	/* The handler must never see a half-made name. */
-	sigemptyset(&block);
-	for (i = 0; i < sizeof(out_sigs) / sizeof(out_sigs[0]); i++)
-		sigaddset(&block, out_sigs[i]);
-	sigprocmask(SIG_BLOCK, &block, &saved);
+	out_sigs_hold(&saved);
 	if ((fd = mkstemp(out_tmp)) >= 0)
 		out_tmp_live = 1;
 	save = errno;
@@ -246,7 +257,6 @@ out_copy_over(void)
 int
 tool_output_close(const struct tool_common *c, FILE *f)
 {
-	size_t i;
 	int err = 0;
 
 	if (f == NULL)
@@ -266,12 +276,9 @@ tool_output_close(const struct tool_common *c, FILE *f)
 		 * whole copy: a signal waits for the copy to end, and a
 		 * failed copy leaves it, named in the message.
 		 */
-		sigset_t block, saved;
+		sigset_t saved;
 
-		sigemptyset(&block);
-		for (i = 0; i < sizeof(out_sigs) / sizeof(out_sigs[0]); i++)
-			sigaddset(&block, out_sigs[i]);
-		sigprocmask(SIG_BLOCK, &block, &saved);
+		out_sigs_hold(&saved);
 		if ((err = out_copy_over()) == 0)
 			out_tmp_remove();
 		else

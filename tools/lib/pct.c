@@ -9,7 +9,6 @@
  * compared in integers wide enough for any 64-bit cost times it.
  */
 #include <stdint.h>
-#include <string.h>
 
 #include "common.h"
 
@@ -54,7 +53,6 @@ tool_pct_set(struct tool_pct *p, const char *s, double v)
 	}
 	p->num = num;
 	p->den = den * 100;
-	p->value = v;
 }
 
 /* total * p, a fraction (of den), compared or divided below. */
