@@ -537,41 +537,91 @@ static const yajl_callbacks stream_callbacks = {
 	s_start, s_map_key, s_end, s_start_array, s_end
 };
 
+/* yajl on the nodes' array, given a piece at a time. */
+struct feed {
+	struct stream	 s;
+	struct pdb_yajl	 y;
+};
+
+static int
+feed_open(struct feed *f, struct nodes *n)
+{
+	memset(&f->s, 0, sizeof(f->s));
+	f->s.n = n;
+	if (pdb_yajl_open(&f->y, &stream_callbacks, &f->s) != 0)
+		return pdb_seterr(n->db, PDB_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* What went wrong in yajl's last call, on text[0, len) at byte off. */
+static int
+feed_error(struct feed *f, yajl_status st, const unsigned char *text,
+    size_t len, uint64_t off)
+{
+	struct nodes *n = f->s.n;
+	char why[160];
+
+	if (f->s.rc != 0)
+		return f->s.rc;
+	if (f->y.nomem)
+		return pdb_seterr(n->db, PDB_ENOMEM, "out of memory");
+	if (st == yajl_status_ok)
+		return 0;
+	pdb_yajl_message(&f->y, text, len, why, sizeof(why));
+	if (f->y.nomem)
+		return pdb_seterr(n->db, PDB_ENOMEM, "out of memory");
+	return pdb_seterr(n->db, PDB_EFORMAT, "%s: byte %llu: nodes: %s",
+	    n->in->name, (unsigned long long)(off +
+	    yajl_get_bytes_consumed(f->y.h)), why);
+}
+
+/* The next piece of the nodes' array, text[0, len), at byte off. */
+static int
+feed(struct feed *f, const unsigned char *text, size_t len, uint64_t off)
+{
+	size_t at;
+
+	/* yajl would take them for white space (pdb_json_ff_or_vt()). */
+	if ((at = pdb_json_ff_or_vt(text, len)) < len)
+		return pdb_seterr(f->s.n->db, PDB_EFORMAT, "%s: byte %llu: "
+		    "nodes: invalid token (form feed or vertical tab)",
+		    f->s.n->in->name, (unsigned long long)(off + at));
+	return feed_error(f, pdb_yajl_parse(&f->y, text, len), text, len,
+	    off);
+}
+
+/* The end of the nodes, at text, byte off. */
+static int
+feed_end(struct feed *f, const unsigned char *text, uint64_t off)
+{
+	int rc;
+
+	if ((rc = feed_error(f, pdb_yajl_complete(&f->y), text, 0, off)) != 0)
+		return rc;
+	if (f->s.n->i == 0)
+		return pdb_seterr(f->s.n->db, PDB_EFORMAT, "%s: no nodes",
+		    f->s.n->in->name);
+	return 0;
+}
+
+static void
+feed_close(struct feed *f)
+{
+	pdb_yajl_close(&f->y);
+}
+
 /* The nodes' array, text[0, len), at byte off of the file. */
 static int
 nodes_of_text(struct nodes *n, const unsigned char *text, size_t len,
     size_t off)
 {
-	struct stream s = { n, 0, 0, 0, 0, 0, 0 };
-	struct pdb_yajl y;
-	yajl_status st = yajl_status_error;
-	char why[160];
-	size_t at;
+	struct feed f;
 	int rc;
 
-	/* yajl would take them for white space (pdb_json_ff_or_vt()). */
-	if ((at = pdb_json_ff_or_vt(text, len)) < len)
-		return pdb_seterr(n->db, PDB_EFORMAT, "%s: byte %zu: nodes: "
-		    "invalid token (form feed or vertical tab)", n->in->name,
-		    off + at);
-	if (pdb_yajl_open(&y, &stream_callbacks, &s) == 0 &&
-	    (st = pdb_yajl_parse(&y, text, len)) == yajl_status_ok)
-		st = pdb_yajl_complete(&y);
-	if (s.rc != 0)
-		rc = s.rc;
-	else if (y.nomem)
-		rc = pdb_seterr(n->db, PDB_ENOMEM, "out of memory");
-	else if (st != yajl_status_ok) {
-		pdb_yajl_message(&y, text, len, why, sizeof(why));
-		rc = y.nomem ? pdb_seterr(n->db, PDB_ENOMEM, "out of memory") :
-		    pdb_seterr(n->db, PDB_EFORMAT, "%s: byte %zu: nodes: %s",
-		    n->in->name, off + yajl_get_bytes_consumed(y.h), why);
-	} else if (n->i == 0)
-		rc = pdb_seterr(n->db, PDB_EFORMAT, "%s: no nodes",
-		    n->in->name);
-	else
-		rc = 0;
-	pdb_yajl_close(&y);
+	if ((rc = feed_open(&f, n)) == 0 &&
+	    (rc = feed(&f, text, len, off)) == 0)
+		rc = feed_end(&f, text + len, off + len);
+	feed_close(&f);
 	return rc;
 }
 
@@ -632,20 +682,148 @@ find_nodes(const char *d, size_t len, size_t *start, size_t *end)
 	return found == 1 && !in_nodes && depth == 0;
 }
 
+/* The cost centres of array j, the first k of it skipped, numbered from
+ * first. */
 static int
-json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
-    const struct pdb_opts *opts)
+ccs_of_array(struct pdb_input *in, struct pdb *db, json_t *j, size_t k,
+    size_t first)
 {
-	json_t *doc = NULL, *j, *v;
-	json_error_t err;
-	uint32_t mod, cc;
-	size_t len, i, start = 0, end = 0;
+	char *s1 = NULL, *s2 = NULL;
+	uint32_t cc;
+	size_t i;
+	json_t *v;
+	int rc = PDB_OK;
+
+	json_array_foreach(j, i, v) {
+		json_t *jm = json_object_get(v, "module");
+		json_int_t id = json_integer_value(json_object_get(v, "id"));
+
+		if (i < k)
+			continue;
+		s1 = unjstr(json_object_get(v, "label"));
+		s2 = unjstr(json_object_get(v, "src"));
+		if (s1 == NULL || s2 == NULL || !json_is_integer(jm) ||
+		    json_integer_value(jm) < 0 ||
+		    json_integer_value(jm) >= pdb_module_count(db)) {
+			rc = bad_str(db, in, "cost_centres[%zu]: bad cost centre",
+			    first + i - k);
+			goto out;
+		}
+		if ((rc = pdb_cc_add(db, s1, (uint32_t)json_integer_value(jm),
+		    s2, (json_is_true(json_object_get(v, "caf")) ? PDB_CC_CAF :
+		    0) | (json_is_true(json_object_get(v, "synthetic")) ?
+		    PDB_CC_SYNTHETIC : 0), id, &cc)) != PDB_OK)
+			goto out;
+		free(s1);
+		free(s2);
+		s1 = s2 = NULL;
+	}
+out:
+	free(s1);
+	free(s2);
+	return rc;
+}
+
+/* The version and the tables of doc, into db. */
+static int
+tables_of_doc(struct pdb_input *in, struct pdb *db, json_t *doc)
+{
+	json_t *j, *v;
 	const char *key;
-	char *data = NULL, *head, *s1 = NULL, *s2 = NULL;
+	char *s1 = NULL, *s2 = NULL;
+	uint32_t mod;
+	size_t i;
+	int rc = PDB_OK;
+
+	if (!json_is_object(doc) || json_integer_value(json_object_get(doc,
+	    "version")) != 1)
+		return bad(db, in, "not a version 1 ccstools JSON profile");
+	json_object_foreach(json_object_get(doc, "metadata"), key, v) {
+		if ((s1 = unjstr(v)) == NULL) {
+			rc = bad_str(db, in, "metadata '%s': bad value", key);
+			goto out;
+		}
+		if ((rc = pdb_meta_set(db, key, s1)) != PDB_OK)
+			goto out;
+		free(s1);
+		s1 = NULL;
+	}
+	j = json_object_get(doc, "metrics");
+	json_array_foreach(j, i, v) {
+		const char *kind = json_string_value(json_object_get(v, "kind"));
+
+		s1 = unjstr(json_object_get(v, "name"));
+		s2 = unjstr(json_object_get(v, "unit"));
+		if (s1 == NULL || s2 == NULL || kind == NULL ||
+		    (strcmp(kind, "cost") != 0 && strcmp(kind, "count") != 0)) {
+			rc = bad_str(db, in, "metrics[%zu]: bad metric", i);
+			goto out;
+		}
+		if ((rc = pdb_metric_add(db, s1, s2, strcmp(kind, "count") == 0 ?
+		    PDB_COUNT : PDB_COST, json_is_true(json_object_get(v,
+		    "approximate")) ? PDB_METRIC_APPROX : 0, NULL)) != PDB_OK)
+			goto out;
+		free(s1);
+		free(s2);
+		s1 = s2 = NULL;
+	}
+	json_array_foreach(json_object_get(doc, "modules"), i, v) {
+		if ((s1 = unjstr(v)) == NULL) {
+			rc = bad_str(db, in, "modules[%zu]: bad name", i);
+			goto out;
+		}
+		if ((rc = pdb_module_add(db, s1, &mod)) != PDB_OK)
+			goto out;
+		free(s1);
+		s1 = NULL;
+	}
+	rc = ccs_of_array(in, db, json_object_get(doc, "cost_centres"), 0,
+	    0);
+out:
+	free(s1);
+	free(s2);
+	return rc;
+}
+
+/* After the tables: the sink begins, and n is ready for the nodes. */
+static int
+nodes_begin(struct nodes *n)
+{
+	int rc;
+
+	if (n->sink->begin && (rc = n->sink->begin(n->sink->arg, n->db)) != 0)
+		return rc;
+	n->nm = pdb_metric_count(n->db);
+	if ((n->vals = calloc(n->nm + 1, sizeof(*n->vals))) == NULL)
+		return pdb_seterr(n->db, PDB_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* After the last node: the tree must be whole. */
+static int
+nodes_done(struct nodes *n)
+{
+	if (n->depth != 0)
+		return pdb_seterr(n->db, PDB_EFORMAT, "%s: nodes[%zu] is "
+		    "missing: the tree ends early (child counts exceed the "
+		    "nodes listed)", n->in->name, n->i);
+	return 0;
+}
+
+/*
+ * The whole document in memory: small files, and documents whose tables
+ * do not all come before the nodes, which read_streamed() leaves.
+ */
+static int
+read_slurped(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink)
+{
+	json_t *doc = NULL;
+	json_error_t err;
+	size_t len, start = 0, end = 0;
+	char *data = NULL, *head;
 	struct nodes n;
 	int rc = PDB_OK, stream, nomem;
 
-	(void)opts;
 	memset(&n, 0, sizeof(n));
 	n.in = in;
 	n.db = db;
@@ -693,100 +871,451 @@ json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 			goto out;
 		}
 	}
-	if (!json_is_object(doc) || json_integer_value(json_object_get(doc,
-	    "version")) != 1) {
-		rc = bad(db, in, "not a version 1 ccstools JSON profile");
+	if ((rc = tables_of_doc(in, db, doc)) != 0 ||
+	    (rc = nodes_begin(&n)) != 0)
 		goto out;
-	}
-	json_object_foreach(json_object_get(doc, "metadata"), key, v) {
-		if ((s1 = unjstr(v)) == NULL) {
-			rc = bad_str(db, in, "metadata '%s': bad value", key);
-			goto out;
-		}
-		if ((rc = pdb_meta_set(db, key, s1)) != PDB_OK)
-			goto out;
-		free(s1);
-		s1 = NULL;
-	}
-	j = json_object_get(doc, "metrics");
-	json_array_foreach(j, i, v) {
-		const char *kind = json_string_value(json_object_get(v, "kind"));
-
-		s1 = unjstr(json_object_get(v, "name"));
-		s2 = unjstr(json_object_get(v, "unit"));
-		if (s1 == NULL || s2 == NULL || kind == NULL ||
-		    (strcmp(kind, "cost") != 0 && strcmp(kind, "count") != 0)) {
-			rc = bad_str(db, in, "metrics[%zu]: bad metric", i);
-			goto out;
-		}
-		if ((rc = pdb_metric_add(db, s1, s2, strcmp(kind, "count") == 0 ?
-		    PDB_COUNT : PDB_COST, json_is_true(json_object_get(v,
-		    "approximate")) ? PDB_METRIC_APPROX : 0, NULL)) != PDB_OK)
-			goto out;
-		free(s1);
-		free(s2);
-		s1 = s2 = NULL;
-	}
-	json_array_foreach(json_object_get(doc, "modules"), i, v) {
-		if ((s1 = unjstr(v)) == NULL) {
-			rc = bad_str(db, in, "modules[%zu]: bad name", i);
-			goto out;
-		}
-		if ((rc = pdb_module_add(db, s1, &mod)) != PDB_OK)
-			goto out;
-		free(s1);
-		s1 = NULL;
-	}
-	json_array_foreach(json_object_get(doc, "cost_centres"), i, v) {
-		json_t *jm = json_object_get(v, "module");
-		json_int_t id = json_integer_value(json_object_get(v, "id"));
-
-		s1 = unjstr(json_object_get(v, "label"));
-		s2 = unjstr(json_object_get(v, "src"));
-		if (s1 == NULL || s2 == NULL || !json_is_integer(jm) ||
-		    json_integer_value(jm) < 0 ||
-		    json_integer_value(jm) >= pdb_module_count(db)) {
-			rc = bad_str(db, in, "cost_centres[%zu]: bad cost centre",
-			    i);
-			goto out;
-		}
-		if ((rc = pdb_cc_add(db, s1, (uint32_t)json_integer_value(jm),
-		    s2, (json_is_true(json_object_get(v, "caf")) ? PDB_CC_CAF :
-		    0) | (json_is_true(json_object_get(v, "synthetic")) ?
-		    PDB_CC_SYNTHETIC : 0), id, &cc)) != PDB_OK)
-			goto out;
-		free(s1);
-		free(s2);
-		s1 = s2 = NULL;
-	}
-	if (sink->begin && (rc = sink->begin(sink->arg, db)) != 0)
-		goto out;
-	n.nm = pdb_metric_count(db);
-	if ((n.vals = calloc(n.nm + 1, sizeof(*n.vals))) == NULL) {
-		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		goto out;
-	}
 	rc = stream ? nodes_of_text(&n, (const unsigned char *)data + start,
 	    end - start, start) : nodes_of_doc(&n, json_object_get(doc,
 	    "nodes"));
-	if (rc != 0)
+	if (rc != 0 || (rc = nodes_done(&n)) != 0)
 		goto out;
-	if (n.depth != 0) {
-		rc = pdb_seterr(db, PDB_EFORMAT, "%s: nodes[%zu] is missing: "
-		    "the tree ends early (child counts exceed the nodes "
-		    "listed)", in->name, n.i);
-		goto out;
-	}
 	if (sink->end)
 		rc = sink->end(sink->arg, db);
 out:
 	free(data);
-	free(s1);
-	free(s2);
 	free(n.left);
 	free(n.vals);
 	json_decref(doc);
 	return rc;
+}
+
+/* ---- the document as it comes ---- */
+
+/*
+ * A document whose tables all come before its nodes, as this format's
+ * writer puts them, is read a fill at a time: the tables through
+ * Jansson, the nodes through yajl as they come, in memory that does not
+ * grow with the file (the streaming analyses' bound, BENCHMARKS.md).
+ * Any other document is read whole (read_slurped()).
+ */
+#ifdef PDB_SMALL_BUFFERS
+#define CHUNK		((size_t)150)	/* see formats/input.c */
+#else
+#define CHUNK		((size_t)64 * 1024)
+#endif
+
+/*
+ * The scan of find_nodes() to the '[' of "nodes", resumed each fill; on
+ * the way, where the array of the first "cost_centres" is.
+ */
+struct head_scan {
+	size_t	 i;		/* the next byte to look at */
+	size_t	 k0;		/* where the string being read starts */
+	size_t	 cc0, cc1;	/* the cost centres' array, or 0 */
+	int	 depth;
+	int	 key_next;	/* a string at depth 1 is a key */
+	int	 in_str;
+	int	 after;		/* just past the key "nodes" */
+	int	 cc_after;	/* just past the key "cost_centres" */
+};
+
+/*
+ * Scan d[sc->i, len): 1 with sc->i at the '[' of the top-level "nodes",
+ * 0 when these bytes do not tell yet, -1 when "nodes" is no array.
+ */
+static int
+head_scan(struct head_scan *sc, const char *d, size_t len)
+{
+	char c;
+
+	for (; sc->i < len; sc->i++) {
+		c = d[sc->i];
+		if (sc->in_str) {
+			if (c == '\\') {
+				if (sc->i + 1 == len)
+					return 0;	/* look again with more */
+				sc->i++;
+			} else if (c == '"') {
+				sc->in_str = 0;
+				if (sc->depth == 1 && sc->key_next) {
+					sc->key_next = 0;
+					sc->after = sc->i - sc->k0 == 5 &&
+					    memcmp(d + sc->k0, "nodes", 5) == 0;
+					sc->cc_after = sc->cc0 == 0 &&
+					    sc->i - sc->k0 == 12 &&
+					    memcmp(d + sc->k0, "cost_centres",
+					    12) == 0;
+				}
+			}
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+		    ((sc->after || sc->cc_after) && c == ':'))
+			continue;
+		if (sc->after)
+			return c == '[' ? 1 : -1;
+		if (sc->cc_after) {
+			sc->cc_after = 0;
+			if (c == '[')
+				sc->cc0 = sc->i;
+		}
+		switch (c) {
+		case '"':
+			sc->in_str = 1;
+			sc->k0 = sc->i + 1;
+			break;
+		case '{':
+		case '[':
+			if (++sc->depth == 1)
+				sc->key_next = c == '{';
+			break;
+		case '}':
+		case ']':
+			if (--sc->depth == 1 && sc->cc0 != 0 && sc->cc1 == 0)
+				sc->cc1 = sc->i + 1;
+			break;
+		case ',':
+			if (sc->depth == 1)
+				sc->key_next = 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* A batch of cost centres, at most this many, is a document of its own. */
+#ifdef PDB_SMALL_BUFFERS
+#define CC_BATCH	3
+#else
+#define CC_BATCH	1024
+#endif
+
+/*
+ * The cost centres' array t[0, len), at byte off, a batch at a time:
+ * Jansson's tree of them all would take ten times the text.  The array
+ * is cut at commas between its elements; every byte of it goes to
+ * Jansson, each cut comma after a placeholder element "0" that is then
+ * skipped, so that the batches judge the text as the whole would.
+ */
+static int
+ccs_of_text(struct pdb_input *in, struct pdb *db, const char *t, size_t len,
+    uint64_t off)
+{
+	json_error_t err;
+	json_t *doc;
+	char *b = NULL;
+	size_t i, depth = 0, cut = 0, end, count = 0, first = 0, cap = 0;
+	size_t blen, lead;
+	int in_str = 0, rc = 0, nomem;
+
+	for (i = 1; i < len && rc == 0; i++) {
+		if (in_str) {
+			if (t[i] == '\\')
+				i++;
+			else if (t[i] == '"')
+				in_str = 0;
+			continue;
+		}
+		if (t[i] == '"')
+			in_str = 1;
+		else if (t[i] == '[' || t[i] == '{')
+			depth++;
+		else if ((t[i] == ']' || t[i] == '}') && depth > 0)
+			depth--;
+		/* A batch ends at a comma after its last element, or at
+		 * the array's end. */
+		if (t[i] == ',' && depth == 0) {
+			if (++count < CC_BATCH)
+				continue;
+			end = i;
+		} else if (i + 1 == len)
+			end = len;
+		else
+			continue;
+		/* The first batch starts at the array's '[', the others
+		 * at their comma, after "[0"; all but the last end in a
+		 * ']' of their own. */
+		lead = cut == 0 ? 0 : 2;
+		blen = lead + (end - cut) + (end < len);
+		if (pdb_buf_reserve(&b, &cap, blen) != 0) {
+			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+			break;
+		}
+		memcpy(b, "[0", lead);
+		memcpy(b + lead, t + cut, end - cut);
+		if (end < len)
+			b[blen - 1] = ']';
+		doc = pdb_json_load(b, blen, JSON_REJECT_DUPLICATES, &err,
+		    &nomem);
+		if (nomem)
+			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		else if (doc == NULL)
+			rc = pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s",
+			    in->name, (unsigned long long)(off + cut +
+			    (size_t)err.position - lead), err.text);
+		else {
+			rc = ccs_of_array(in, db, doc, lead / 2, first);
+			first += json_array_size(doc) - lead / 2;
+		}
+		json_decref(doc);
+		cut = end;
+		count = 0;
+	}
+	free(b);
+	return rc;
+}
+
+/* The scan for the ']' that closes the nodes, resumed each fill. */
+struct nodes_scan {
+	size_t	 depth;
+	int	 in_str, esc;
+};
+
+/* How much of d[0, len) is nodes: to the ']' that closes them, with
+ * *closed set, or all of it. */
+static size_t
+nodes_scan(struct nodes_scan *sc, const unsigned char *d, size_t len,
+    int *closed)
+{
+	size_t i;
+	unsigned char c;
+
+	for (i = 0; i < len; i++) {
+		c = d[i];
+		if (sc->in_str) {
+			if (sc->esc)
+				sc->esc = 0;
+			else if (c == '\\')
+				sc->esc = 1;
+			else if (c == '"')
+				sc->in_str = 0;
+		} else if (c == '"')
+			sc->in_str = 1;
+		else if (c == '[' || c == '{')
+			sc->depth++;
+		else if ((c == ']' || c == '}') && --sc->depth == 0) {
+			*closed = 1;
+			return i + 1;
+		}
+	}
+	return len;
+}
+
+/* Whether the rest of the document after its nodes just closes it. */
+static int
+just_closes(const char *t, size_t len)
+{
+	size_t i = 0;
+	int closed = 0;
+
+	for (; i < len; i++) {
+		if (t[i] == '}' && !closed)
+			closed = 1;
+		else if (t[i] != ' ' && t[i] != '\t' && t[i] != '\n' &&
+		    t[i] != '\r')
+			return 0;
+	}
+	return closed;
+}
+
+/*
+ * The rest after the nodes, t[0, tlen), judged as the whole document
+ * would be: head[0, hlen) is what came before them, nlen their length,
+ * at byte base of the file.  Almost always just "}".
+ */
+static int
+tail_check(struct pdb_input *in, struct pdb *db, const char *head,
+    size_t hlen, size_t nlen, const char *t, size_t tlen, uint64_t base)
+{
+	json_error_t err;
+	json_t *doc;
+	char *d;
+	size_t at;
+	int nomem;
+
+	if (just_closes(t, tlen))
+		return 0;
+	if ((d = malloc(hlen + 2 + tlen)) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	memcpy(d, head, hlen);
+	memcpy(d + hlen, "[]", 2);
+	memcpy(d + hlen + 2, t, tlen);
+	doc = pdb_json_load(d, hlen + 2 + tlen, JSON_REJECT_DUPLICATES, &err,
+	    &nomem);
+	free(d);
+	json_decref(doc);
+	if (nomem)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	if (doc != NULL)
+		return 0;
+	at = (size_t)err.position;
+	if (at > hlen + 1)
+		at += nlen - 2;
+	return pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s", in->name,
+	    (unsigned long long)(base + at), err.text);
+}
+
+/*
+ * The document from where in is.  Sets *whole, having read nothing,
+ * when it must be read whole: a small or unusual one.
+ */
+static int
+read_streamed(struct pdb_input *in, struct pdb *db,
+    const struct pdb_sink *sink, int *whole)
+{
+	static const char *const tables[] = {
+		"version", "metadata", "metrics", "modules", "cost_centres"
+	};
+	struct head_scan sc;
+	struct nodes_scan ns;
+	struct nodes n;
+	struct feed f;
+	json_error_t err;
+	json_t *doc = NULL;
+	char *head = NULL, *tail = NULL, *text;
+	const unsigned char *chunk;
+	uint64_t base = pdb_in_offset(in);
+	size_t hlen, nlen = 0, tlen = 0, tcap = 0, len, want, i, cc0, cc1;
+	long got;
+	int rc = 0, found = 0, closed = 0, nomem;
+
+	memset(&sc, 0, sizeof(sc));
+	memset(&ns, 0, sizeof(ns));
+	memset(&n, 0, sizeof(n));
+	n.in = in;
+	n.db = db;
+	n.sink = sink;
+	*whole = 1;
+	/* The bytes before the nodes stay in the input's buffer. */
+	while (found == 0) {
+		want = in->len - in->pos + CHUNK;
+		if (want < JSON_STREAM_MIN)
+			want = JSON_STREAM_MIN;
+		/* A failed read fails again for read_slurped(), which
+		 * reports it. */
+		if ((got = pdb_in_fill(in, want)) < 0 ||
+		    (size_t)got < JSON_STREAM_MIN)
+			return 0;
+		found = head_scan(&sc, (const char *)in->buf + in->pos,
+		    (size_t)got);
+		if (found < 0 || (found == 0 && (size_t)got < want))
+			return 0;
+	}
+	/*
+	 * The tables: what came before, with "nodes": [] closing it, and
+	 * the cost centres, most of it, left for ccs_of_text().
+	 */
+	hlen = sc.i;
+	cc0 = sc.cc1 != 0 ? sc.cc0 : 0;
+	cc1 = sc.cc1 != 0 ? sc.cc1 : 0;
+	if ((head = malloc(hlen)) == NULL ||
+	    (text = malloc(hlen - (cc1 - cc0) + 5)) == NULL) {
+		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(head, in->buf + in->pos, hlen);
+	memcpy(text, head, cc0);
+	len = cc0;
+	if (cc1 != 0) {
+		memcpy(text + len, "[]", 2);
+		len += 2;
+	}
+	memcpy(text + len, head + cc1, hlen - cc1);
+	len += hlen - cc1;
+	memcpy(text + len, "[]}", 3);
+	doc = pdb_json_load(text, len + 3, JSON_REJECT_DUPLICATES, &err,
+	    &nomem);
+	free(text);
+	if (nomem) {
+		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (doc == NULL) {
+		*whole = 0;
+		i = (size_t)err.position;
+		if (cc1 != 0 && i > cc0 + 1)
+			i += cc1 - cc0 - 2;
+		rc = pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s", in->name,
+		    (unsigned long long)(base + i), err.text);
+		goto out;
+	}
+	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		if (json_object_get(doc, tables[i]) == NULL)
+			goto out;	/* a table may come after the nodes */
+	*whole = 0;
+	in->pos += hlen;
+	rc = tables_of_doc(in, db, doc);
+	/* Its strings are copied: the tree of them is done with. */
+	json_decref(doc);
+	doc = NULL;
+	if (rc == 0 && cc1 != 0)
+		rc = ccs_of_text(in, db, head + cc0, cc1 - cc0, base + cc0);
+	if (rc != 0 || (rc = nodes_begin(&n)) != 0)
+		goto out;
+	if ((rc = feed_open(&f, &n)) != 0)
+		goto nodes_out;
+	/* The nodes, to the ']' that closes them. */
+	while (!closed) {
+		if (in->pos >= in->len) {
+			if ((got = pdb_in_fill(in, CHUNK)) < 0) {
+				rc = pdb_in_seterr(in, db, pdb_in_offset(in));
+				goto nodes_out;
+			}
+			if (got == 0)
+				break;
+		}
+		chunk = in->buf + in->pos;
+		len = in->len - in->pos;
+		len = nodes_scan(&ns, chunk, len < CHUNK ? len : CHUNK,
+		    &closed);
+		if ((rc = feed(&f, chunk, len, pdb_in_offset(in))) != 0)
+			goto nodes_out;
+		in->pos += len;
+		nlen += len;
+	}
+	if ((rc = feed_end(&f, in->buf + in->pos, pdb_in_offset(in))) != 0)
+		goto nodes_out;
+	/* The rest, normally the '}' that closes the document. */
+	for (;;) {
+		if ((got = pdb_in_fill(in, CHUNK)) < 0) {
+			rc = pdb_in_seterr(in, db, pdb_in_offset(in));
+			goto nodes_out;
+		}
+		if (got == 0)
+			break;
+		if (pdb_buf_reserve(&tail, &tcap, tlen + (size_t)got) != 0) {
+			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+			goto nodes_out;
+		}
+		memcpy(tail + tlen, in->buf + in->pos, (size_t)got);
+		tlen += (size_t)got;
+		in->pos = in->len;
+	}
+	if ((rc = tail_check(in, db, head, hlen, nlen, tail, tlen, base)) !=
+	    0 || (rc = nodes_done(&n)) != 0)
+		goto nodes_out;
+	if (sink->end)
+		rc = sink->end(sink->arg, db);
+nodes_out:
+	feed_close(&f);
+out:
+	free(head);
+	free(tail);
+	free(n.left);
+	free(n.vals);
+	json_decref(doc);
+	return rc;
+}
+
+static int
+json_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
+    const struct pdb_opts *opts)
+{
+	int rc, whole = 0;
+
+	(void)opts;
+	rc = read_streamed(in, db, sink, &whole);
+	return whole ? read_slurped(in, db, sink) : rc;
 }
 
 const struct pdb_format pdb_fmt_json = {

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "testutil.h"
 
 /* Parameters are indices: pointers do not survive Criterion's exec. */
@@ -277,6 +279,201 @@ Test(json, large_file_reads_back_as_written)
 	run_free(&r);
 	remove_temp(dir);
 	free(dir);
+}
+
+/*
+ * Read as it comes, the nodes of a big file take memory that does not
+ * grow with it: 20 MB from a pipe read in 32 MB of address space, where
+ * the file read whole took twice its size.  Read back right: the same
+ * report as through the dump.  (The sanitizers reserve terabytes of
+ * address space, so there the limit cannot be set.)
+ */
+Test(json, big_file_from_a_pipe_in_bounded_memory)
+{
+	struct run r;
+
+#if defined(__SANITIZE_ADDRESS__)
+	cr_skip_test("address space limits do not mix with the sanitizers");
+#endif
+	run_in_temp(&r, "ccs-gen -q -t json --size 20M --stream -o $T/a.json "
+	    "&& ccs-convert -t dump -o $T/a.dump $T/a.json && "
+	    "ccs-flat --tsv $T/a.dump > $T/want && "
+	    "(ulimit -v 32768 && ccs-flat --tsv - < $T/a.json > $T/got) && "
+	    "cmp $T/want $T/got && wc -l < $T/got");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(atoi(r.out) > 1000, "%s", r.out);
+	run_free(&r);
+}
+
+/*
+ * Names full of what the scan for the nodes must see through: quotes,
+ * backslashes, brackets, the word "nodes", in a file big enough to be
+ * read as it comes (and, with PDB_SMALL_BUFFERS, cut everywhere).
+ */
+Test(json, names_the_scan_must_see_through)
+{
+	struct run r;
+
+	run_in_temp(&r, "i=0; while [ $i -lt 1500 ]; do "
+	    "printf '%%s;%%s %%d\\n' 'nodes' \"x\\\\\\\"]}\\\\\\\\$i[\" $i; "
+	    "i=$((i + 1)); done > $T/a.folded && "
+	    "ccs-convert -t json -o $T/a.json $T/a.folded && "
+	    "test $(wc -c < $T/a.json) -gt 65536 && "
+	    "ccs-convert -t json -o $T/b.json $T/a.json && cmp $T/a.json "
+	    "$T/b.json && ccs-convert -t folded $T/a.folded > $T/want && "
+	    "ccs-convert -t folded $T/b.json | cmp - $T/want");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+}
+
+/*
+ * A document whose tables do not all come before its nodes is read
+ * whole, and gives what the usual order gives; after its nodes, a key
+ * this reader does not know is let be, as when read whole.
+ */
+Test(json, any_order_of_the_keys)
+{
+	static const char tables[] = "\"metadata\":{\"pad\":\"%0*d\"},"
+	    "\"metrics\":[{\"name\":\"ticks\",\"unit\":\"ticks\","
+	    "\"kind\":\"cost\"}],\"modules\":[\"M\"],\"cost_centres\":["
+	    "{\"label\":\"a\",\"module\":0,\"src\":\"\",\"id\":1},"
+	    "{\"label\":\"b\",\"module\":0,\"src\":\"\",\"id\":2}]";
+	static const char nodes[] = "\"nodes\":[[0,2,1],[1,0,2],[0,1,4],"
+	    "[1,0,8]]";
+	char t[40200], doc[41000], *path;
+	struct run r;
+	int i;
+
+	snprintf(t, sizeof(t), tables, 40000, 0);
+	for (i = 0; i < 4; i++) {
+		/* The tables before, the tables after, the version last. */
+		if (i < 2)
+			snprintf(doc, sizeof(doc), "{\"format\":"
+			    "\"ccstools-profile\",\"version\":1,%s,%s%s",
+			    t, nodes, i == 0 ? "}" : ",\"more\":[1,{}]}");
+		else if (i == 2)
+			snprintf(doc, sizeof(doc), "{\"format\":"
+			    "\"ccstools-profile\",\"version\":1,%s,%s}",
+			    nodes, t);
+		else
+			snprintf(doc, sizeof(doc), "{\"format\":"
+			    "\"ccstools-profile\",%s,%s,\"version\":1}",
+			    t, nodes);
+		path = write_temp(doc, strlen(doc), ".json");
+		run(&r, "ccs-flat --tsv %s", path);
+		cr_assert_eq(r.status, 0, "order %d: %s", i, r.err);
+		cr_assert_str_eq(r.out, "module\tcost_centre\tsrc\tself\t"
+		    "inherited\nM\tb\t\t10\t10\nM\ta\t\t5\t15\n", "order %d",
+		    i);
+		run_free(&r);
+		unlink(path);
+		free(path);
+	}
+}
+
+/*
+ * A document of n cost centres, all but cost centre bad (whose text
+ * replaces it) well formed, then its nodes; malloc'd.
+ */
+static char *
+many_ccs_doc(int n, int bad, const char *text)
+{
+	size_t cap = (size_t)n * 80 + 400, len;
+	char *doc = malloc(cap);
+	int i;
+
+	cr_assert(doc != NULL);
+	len = (size_t)snprintf(doc, cap, "{\"format\":\"ccstools-profile\","
+	    "\"version\":1,\"metadata\":{},\"metrics\":[{\"name\":\"ticks\","
+	    "\"unit\":\"ticks\",\"kind\":\"cost\"}],\"modules\":[\"M\"],"
+	    "\"cost_centres\":[");
+	for (i = 0; i < n; i++) {
+		if (i == bad)
+			len += (size_t)snprintf(doc + len, cap - len, "%s%s",
+			    i ? "," : "", text);
+		else
+			len += (size_t)snprintf(doc + len, cap - len,
+			    "%s{\"label\":\"c%d\",\"module\":0,\"src\":\"\","
+			    "\"id\":%d}", i ? "," : "", i, i);
+	}
+	snprintf(doc + len, cap - len, "],\"nodes\":[[0,1,1],[%d,0,2]]}",
+	    n - 1);
+	return doc;
+}
+
+/* The error for a document, and that it names the byte Jansson does when
+ * it reads the whole of it. */
+static void
+expect_ccs_error(const char *doc, const char *message)
+{
+	char *in = write_temp(doc, strlen(doc), ".json"), want[64];
+	json_error_t err;
+	struct run r;
+
+	cr_assert(json_loadb(doc, strlen(doc), JSON_REJECT_DUPLICATES,
+	    &err) == NULL);
+	snprintf(want, sizeof(want), ": byte %d: ", err.position);
+	run(&r, "ccs-flat -f json %s", in);
+	cr_assert_eq(r.status, 1, "%s", message);
+	cr_assert(strstr(r.err, message) != NULL, "got '%s'", r.err);
+	cr_assert(strstr(r.err, want) != NULL, "want '%s', got '%s'", want,
+	    r.err);
+	run_free(&r);
+	unlink(in);
+	free(in);
+}
+
+/*
+ * The cost centres of a big file are read a batch at a time, each batch
+ * a document of its own; they read as the whole array, and are judged
+ * as in it, wherever a batch begins or ends.
+ */
+Test(json, cost_centres_a_batch_at_a_time)
+{
+	static const int at[] = { 0, 1, 1023, 1024, 1025, 2047, 2999 };
+	char *doc, *in, msg[64];
+	struct run r;
+	size_t k;
+
+	doc = many_ccs_doc(3000, -1, "");
+	in = write_temp(doc, strlen(doc), ".json");
+	run(&r, "ccs-flat --tsv %s | sort", in);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_eq(r.out, "M\tc0\t\t1\t3\nM\tc2999\t\t2\t2\n"
+	    "module\tcost_centre\tsrc\tself\tinherited\n");
+	run_free(&r);
+	unlink(in);
+	free(in);
+	free(doc);
+	for (k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+		/* Judged by this reader: the index counts every batch. */
+		doc = many_ccs_doc(3000, at[k], "{\"label\":\"x\","
+		    "\"module\":7,\"src\":\"\"}");
+		snprintf(msg, sizeof(msg), "cost_centres[%d]: bad cost "
+		    "centre", at[k]);
+		expect_error(doc, msg);
+		free(doc);
+		/* Judged by Jansson, at the byte it names reading whole. */
+		doc = many_ccs_doc(3000, at[k], "{\"label\":\"x\","
+		    "\"label\":\"y\",\"module\":0,\"src\":\"\"}");
+		expect_ccs_error(doc, "duplicate object key");
+		free(doc);
+		doc = many_ccs_doc(3000, at[k], "{\"label\":\"x\","
+		    "\"module\":0,\"src\":\"\"}{}");
+		expect_ccs_error(doc, "");
+		free(doc);
+		doc = many_ccs_doc(3000, at[k], "{\"label\":\"x\","
+		    "\"module\":0,\"src\":\"\\u00\"}");
+		expect_ccs_error(doc, "");
+		free(doc);
+	}
+	/* A comma with no element after it, between batches or last. */
+	doc = many_ccs_doc(3000, 1024, "");
+	expect_ccs_error(doc, "");
+	free(doc);
+	doc = many_ccs_doc(3000, 2999, "");
+	expect_ccs_error(doc, "");
+	free(doc);
 }
 
 Test(json, deep_tree_without_recursion)

@@ -1065,15 +1065,30 @@ jansson_read_sweep(const char *path)
 	free(want);
 }
 
+/*
+ * Small files, read whole; and one big enough to be read as it comes,
+ * whose tables and cost centres (a batch at a time) Jansson reads.
+ */
 Test(alloc, every_allocation_of_reading_json_jansson_included,
-    .timeout = 300)
+    .timeout = 600)
 {
 	struct blob b = converted_blob(GHC "mj.P.prof", "json", 0);
 	char *path = write_temp(b.data, b.len, ".json");
+	char *dir = make_temp_dir(), big[4096];
+	struct stat st;
+	struct run r;
 
 	jansson_read_sweep(GHC "mj.json");
 	jansson_read_sweep(path);
+	snprintf(big, sizeof(big), "%s/gen.json", dir);
+	run(&r, "ccs-gen -q -t json -n 1000 -o '%s'", big);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	cr_assert(stat(big, &st) == 0 && st.st_size > 40000);
+	jansson_read_sweep(big);
+	remove_temp(dir);
 	unlink(path);
 	free(path);
+	free(dir);
 	free(b.data);
 }

@@ -46,31 +46,6 @@ gzip_bytes(const uint8_t *data, size_t size, int level, size_t *len)
 	return out;
 }
 
-/* Whether a and b read alike: both failed, or the same tree. */
-static int
-same(struct pdb *a, struct pdb *b)
-{
-	uint32_t n;
-	unsigned m;
-
-	if (a == NULL || b == NULL)
-		return a == b;
-	if (pdb_node_count(a) != pdb_node_count(b) ||
-	    pdb_cc_count(a) != pdb_cc_count(b) ||
-	    pdb_metric_count(a) != pdb_metric_count(b))
-		return 0;
-	/* Read the same way, the trees are the same node for node. */
-	for (n = 0; n < pdb_node_count(a); n++) {
-		if (pdb_node_cc(a, n) != pdb_node_cc(b, n) ||
-		    pdb_node_parent(a, n) != pdb_node_parent(b, n))
-			return 0;
-		for (m = 0; m < pdb_metric_count(a); m++)
-			if (pdb_node_value(a, n, m) != pdb_node_value(b, n, m))
-				return 0;
-	}
-	return 1;
-}
-
 /*
  * The bytes as two gzip members cut at a point drawn from seed, and
  * the first stream with a byte after it that is not 0x1f; both read
@@ -92,7 +67,7 @@ members(const uint8_t *data, size_t size, uint64_t seed, struct pdb *plain,
 	memcpy(two, a, alen);
 	memcpy(two + alen, b, blen);
 	fuzz_read(NULL, two, alen + blen, 0, &db);
-	if (!same(plain, db))
+	if (!fuzz_same_tree(plain, db))
 		fuzz_fail("cut into gzip members at %zu, the bytes read "
 		    "differently", cut);
 	pdb_free(db);
@@ -128,7 +103,7 @@ fuzz_gzip(const uint8_t *data, size_t size)
 	if ((plain == NULL) != (gz == NULL))
 		fuzz_fail("the plain bytes %s, the same gzip-compressed %s",
 		    plain ? "read" : "fail", gz ? "read" : "fail");
-	if (!same(plain, gz))
+	if (!fuzz_same_tree(plain, gz))
 		fuzz_fail("plain and gzip-compressed bytes read differently");
 	if (plain != NULL)
 		members(data, size, seed >> 8, plain, z, zlen);

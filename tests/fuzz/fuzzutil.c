@@ -591,3 +591,28 @@ fuzz_exercise(struct pdb *db, uint64_t seed)
 	pdb_free(proj);
 	pdb_sel_free(sel);
 }
+
+/* Whether a and b read alike: both failed, or the same tree. */
+int
+fuzz_same_tree(struct pdb *a, struct pdb *b)
+{
+	uint32_t n;
+	unsigned m;
+
+	if (a == NULL || b == NULL)
+		return a == b;
+	if (pdb_node_count(a) != pdb_node_count(b) ||
+	    pdb_cc_count(a) != pdb_cc_count(b) ||
+	    pdb_metric_count(a) != pdb_metric_count(b))
+		return 0;
+	/* Read the same way, the trees are the same node for node. */
+	for (n = 0; n < pdb_node_count(a); n++) {
+		if (pdb_node_cc(a, n) != pdb_node_cc(b, n) ||
+		    pdb_node_parent(a, n) != pdb_node_parent(b, n))
+			return 0;
+		for (m = 0; m < pdb_metric_count(a); m++)
+			if (pdb_node_value(a, n, m) != pdb_node_value(b, n, m))
+				return 0;
+	}
+	return 1;
+}

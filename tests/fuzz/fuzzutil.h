@@ -48,6 +48,10 @@ void		 fuzz_read(const struct pdb_format *fmt, const uint8_t *data,
  */
 void		 fuzz_exercise(struct pdb *db, uint64_t seed);
 
+/* Whether a and b read alike: both failed (NULL), or the same tree,
+ * node for node. */
+int		 fuzz_same_tree(struct pdb *a, struct pdb *b);
+
 /* An invariant broke: print it and abort (libFuzzer saves the input). */
 void		 fuzz_fail(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
