@@ -35,7 +35,8 @@
  *
  * Values: ticks and bytes are the -P columns when present.  Otherwise
  * they are derived from the rounded %time and %alloc and the header's
- * totals, and both metrics carry PDB_METRIC_APPROX.
+ * totals, and both metrics carry PDB_METRIC_APPROX; a warning says when
+ * the lines' percentages add up to more than 5 points off 100%.
  *
  * Truncation.  A line cut in the middle lacks its numeric fields and is
  * an error.  A file cut at a line boundary is caught when the numbers tell:
@@ -58,6 +59,8 @@
 #define MAXCOLS		16	/* numeric columns a header may name */
 #define NAMEMAX		48	/* bytes of a label quoted in a message */
 #define INFERMAX	4096	/* levels an empty label's parent is sought */
+#define PCTSLACK	50	/* tenths of a percent the lines' rounded
+				   percentages may miss 100% by */
 
 enum col {
 	COL_OTHER,		/* a column we do not know: ignored */
@@ -119,6 +122,8 @@ struct reader {
 	size_t		 depth, cap;
 	uint64_t	 nodes, lastrow;
 	int64_t		 sum_ticks, sum_bytes;
+	int64_t		 sum_pct[2];	/* without -P: the lines' individual
+					   %time and %alloc, in tenths */
 	int		 overflow;	/* a sum passed INT64_MAX */
 	int		 in_tables;	/* past the totals: a column header
 					   was read */
@@ -873,6 +878,9 @@ tree_row(struct reader *r, struct row *row)
 			    r->in->name, (unsigned long long)r->lineno);
 		vals[r->m_ticks] = from_tenths(row->pct[0], r->total_ticks);
 		vals[r->m_alloc] = from_tenths(row->pct[1], r->total_alloc);
+		/* at most 1000 per line: no overflow before 2^53 lines */
+		r->sum_pct[0] += row->pct[0];
+		r->sum_pct[1] += row->pct[1];
 	}
 	vals[r->m_entries] = row->entries;
 
@@ -980,6 +988,27 @@ finish(struct reader *r)
 				    (long long)((o->inh[m] - missing) / 10),
 				    (long long)((o->inh[m] - missing) % 10));
 			}
+		}
+	/*
+	 * Without -P every value is a rounded percentage of the header's
+	 * total.  A profile of many small stacks can have most of its cost
+	 * on lines GHC rounds to 0.0 (or up to 0.1): the values then add up
+	 * to far less (or more) than the total, and every percentage the
+	 * tools compute from them is off.  Say so.
+	 */
+	if (!r->lay.raw)
+		for (m = 0; m < 2; m++) {
+			if ((m ? r->total_alloc : r->total_ticks) <= 0 ||
+			    (r->sum_pct[m] >= 1000 - PCTSLACK &&
+			    r->sum_pct[m] <= 1000 + PCTSLACK))
+				continue;
+			pdb_warn(r->db, "%s: the tree's rounded %s add up to "
+			    "%lld.%lld%%, not 100%%: the %s derived from them "
+			    "are far off (+RTS -P writes exact ones)",
+			    r->in->name, what[m],
+			    (long long)(r->sum_pct[m] / 10),
+			    (long long)(r->sum_pct[m] % 10),
+			    m ? "bytes" : "ticks");
 		}
 	for (; r->depth > 0; r->depth--)
 		if (r->sink->exit != NULL &&

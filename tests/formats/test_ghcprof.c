@@ -20,6 +20,11 @@
  * old-ghc82-N4.prof as ProfilerReport.c does since 8.2 (SRC with spaces,
  * CAF:name labels, a non-ASCII label, a label with a space, entries wider
  * than their column).
+ *
+ * spread.prof is GHC 9.0.2's +RTS -p report of spread-Main.hs (ghc -O0
+ * -prof -rtsopts -o spread spread-Main.hs; ./spread +RTS -p): one hot
+ * spot and some 300 small stacks whose %alloc GHC rounds to 0.0, so that
+ * the lines' %alloc add up to 89.6%.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -833,7 +838,7 @@ Test(ghcprof, probe)
 	static const char *const mine[] = { "mj.prof", "mj.P.prof",
 	    "clausify.prof", "clausify.P.prof", "demo.prof", "demo.P.prof",
 	    "demo.pa.prof", "quirks-N2.prof", "old-ghc68.prof",
-	    "old-ghc710.P.prof", "old-ghc82-N4.prof" };
+	    "old-ghc710.P.prof", "old-ghc82-N4.prof", "spread.prof" };
 	static const char *const json[] = { "mj.json", "clausify.json",
 	    "demo.json" };
 	static const unsigned char bin[] = { 0x01, 0x00, 0x00, 0x00, 'C', 'O',
@@ -1068,6 +1073,60 @@ Test(ghcprof, truncated_tool)
 	unlink(path);
 	free(path);
 	free(text);
+}
+
+/*
+ * Without -P the values are rounded percentages of the header's totals.
+ * In spread.prof most stacks cost under 0.05% of the allocation: the
+ * lines' %alloc add up to 89.6%, the bytes derived from them fall 10%
+ * short of the header's total, and every share computed from them is off
+ * (hot, 77.8% on its line and in GHC's own table, is 86.8% of them).  The
+ * read succeeds, with a warning; the other fixtures, whose percentages add
+ * up to 100% within GHC's rounding, get none.
+ */
+Test(ghcprof, rounded_percentages_far_from_100)
+{
+	static const char *const quiet[] = { "mj.prof", "clausify.prof",
+	    "demo.prof", "quirks-N2.prof", "old-ghc68.prof",
+	    "old-ghc82-N4.prof", "mj.P.prof", "demo.pa.prof" };
+	char path[128];
+	struct pdb *db;
+	int64_t *inc;
+	unsigned ma;
+	size_t i;
+	struct run r;
+
+	cr_assert_eq(read_ghc(DATA "spread.prof", &db), PDB_OK, "%s",
+	    pdb_errmsg(db));
+	cr_expect(strstr(warnings, "spread.prof: the tree's rounded %alloc "
+	    "add up to 89.6%, not 100%: the bytes derived from them are far "
+	    "off") != NULL, "warnings: %s", warnings);
+	cr_expect(strstr(warnings, "%time") == NULL, "warnings: %s",
+	    warnings);
+	ma = metric(db, "alloc");
+	inc = pdb_inclusive_new(db);
+	cr_assert(inc != NULL);
+	/* the root's bytes: 89.6% of the header's 69,085,368 */
+	cr_expect(inc[ma] > 69085368 / 1000 * 895 &&
+	    inc[ma] < 69085368 / 1000 * 897, "%lld", (long long)inc[ma]);
+	free(inc);
+	pdb_free(db);
+
+	for (i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++) {
+		snprintf(path, sizeof(path), DATA "%s", quiet[i]);
+		cr_assert_eq(read_ghc(path, &db), PDB_OK, "%s: %s", path,
+		    pdb_errmsg(db));
+		cr_expect(strstr(warnings, "not 100%") == NULL, "%s: %s",
+		    path, warnings);
+		pdb_free(db);
+	}
+
+	run(&r, "ccs-flat -m alloc " DATA "spread.prof");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect(strstr(r.err, "ccs-flat: warning: " DATA "spread.prof: "
+	    "the tree's rounded %alloc add up to 89.6%") != NULL,
+	    "stderr: %s", r.err);
+	run_free(&r);
 }
 
 /*
@@ -1456,7 +1515,7 @@ Test(ghcprof, tools_read_every_profile)
 	static const char *const files[] = { "mj.prof", "mj.P.prof",
 	    "clausify.prof", "clausify.P.prof", "demo.prof", "demo.P.prof",
 	    "demo.pa.prof", "quirks-N2.prof", "old-ghc68.prof",
-	    "old-ghc710.P.prof", "old-ghc82-N4.prof" };
+	    "old-ghc710.P.prof", "old-ghc82-N4.prof", "spread.prof" };
 	struct run r;
 	size_t i;
 
