@@ -570,9 +570,8 @@ feed_error(struct feed *f, yajl_status st, const unsigned char *text,
 	pdb_yajl_message(&f->y, text, len, why, sizeof(why));
 	if (f->y.nomem)
 		return pdb_seterr(n->db, PDB_ENOMEM, "out of memory");
-	return pdb_seterr(n->db, PDB_EFORMAT, "%s: byte %llu: nodes: %s",
-	    n->in->name, (unsigned long long)(off +
-	    yajl_get_bytes_consumed(f->y.h)), why);
+	return pdb_seterr(n->db, PDB_EFORMAT, "%s: byte %" PRIu64 ": nodes: %s",
+	    n->in->name, off + yajl_get_bytes_consumed(f->y.h), why);
 }
 
 /* The next piece of the nodes' array, text[0, len), at byte off. */
@@ -583,9 +582,9 @@ feed(struct feed *f, const unsigned char *text, size_t len, uint64_t off)
 
 	/* yajl would take them for white space (pdb_json_ff_or_vt()). */
 	if ((at = pdb_json_ff_or_vt(text, len)) < len)
-		return pdb_seterr(f->s.n->db, PDB_EFORMAT, "%s: byte %llu: "
-		    "nodes: invalid token (form feed or vertical tab)",
-		    f->s.n->in->name, (unsigned long long)(off + at));
+		return pdb_seterr(f->s.n->db, PDB_EFORMAT, "%s: byte %" PRIu64
+		    ": nodes: invalid token (form feed or vertical tab)",
+		    f->s.n->in->name, off + at);
 	return feed_error(f, pdb_yajl_parse(&f->y, text, len), text, len,
 	    off);
 }
@@ -1041,7 +1040,10 @@ ccs_of_text(struct pdb_input *in, struct pdb *db, const char *t, size_t len,
 			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 			break;
 		}
-		memcpy(b, "[0", lead);
+		if (lead != 0) {
+			b[0] = '[';
+			b[1] = '0';
+		}
 		memcpy(b + lead, t + cut, end - cut);
 		if (end < len)
 			b[blen - 1] = ']';
@@ -1050,9 +1052,9 @@ ccs_of_text(struct pdb_input *in, struct pdb *db, const char *t, size_t len,
 		if (nomem)
 			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 		else if (doc == NULL)
-			rc = pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s",
-			    in->name, (unsigned long long)(off + cut +
-			    (size_t)err.position - lead), err.text);
+			rc = pdb_seterr(db, PDB_EFORMAT, "%s: byte %" PRIu64
+			    ": %s", in->name, off + cut + (size_t)err.position -
+			    lead, err.text);
 		else {
 			rc = ccs_of_array(in, db, doc, lead / 2, first);
 			first += json_array_size(doc) - lead / 2;
@@ -1138,7 +1140,8 @@ tail_check(struct pdb_input *in, struct pdb *db, const char *head,
 	if ((d = malloc(hlen + 2 + tlen)) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	memcpy(d, head, hlen);
-	memcpy(d + hlen, "[]", 2);
+	d[hlen] = '[';
+	d[hlen + 1] = ']';
 	memcpy(d + hlen + 2, t, tlen);
 	doc = pdb_json_load(d, hlen + 2 + tlen, JSON_REJECT_DUPLICATES, &err,
 	    &nomem);
@@ -1151,8 +1154,8 @@ tail_check(struct pdb_input *in, struct pdb *db, const char *head,
 	at = (size_t)err.position;
 	if (at > hlen + 1)
 		at += nlen - 2;
-	return pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s", in->name,
-	    (unsigned long long)(base + at), err.text);
+	return pdb_seterr(db, PDB_EFORMAT, "%s: byte %" PRIu64 ": %s",
+	    in->name, base + at, err.text);
 }
 
 /*
@@ -1217,13 +1220,15 @@ read_streamed(struct pdb_input *in, struct pdb *db,
 	memcpy(text, head, cc0);
 	len = cc0;
 	if (cc1 != 0) {
-		memcpy(text + len, "[]", 2);
-		len += 2;
+		text[len++] = '[';
+		text[len++] = ']';
 	}
 	memcpy(text + len, head + cc1, hlen - cc1);
 	len += hlen - cc1;
-	memcpy(text + len, "[]}", 3);
-	doc = pdb_json_load(text, len + 3, JSON_REJECT_DUPLICATES, &err,
+	text[len++] = '[';
+	text[len++] = ']';
+	text[len++] = '}';
+	doc = pdb_json_load(text, len, JSON_REJECT_DUPLICATES, &err,
 	    &nomem);
 	free(text);
 	if (nomem) {
@@ -1235,8 +1240,8 @@ read_streamed(struct pdb_input *in, struct pdb *db,
 		i = (size_t)err.position;
 		if (cc1 != 0 && i > cc0 + 1)
 			i += cc1 - cc0 - 2;
-		rc = pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s", in->name,
-		    (unsigned long long)(base + i), err.text);
+		rc = pdb_seterr(db, PDB_EFORMAT, "%s: byte %" PRIu64 ": %s",
+		    in->name, base + i, err.text);
 		goto out;
 	}
 	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
