@@ -31,7 +31,7 @@ struct row {
 	uint64_t	 prefix;	/* label_prefix() */
 	uint32_t	 modrank;	/* the module's place by name */
 	uint32_t	 cc;
-	const char	*module, *label;
+	const char	*module, *label, *src;
 };
 
 /*
@@ -109,6 +109,44 @@ module_ranks(const struct pdb *db)
 	return rank;
 }
 
+static int
+cmp_names(const void *a, const void *b)
+{
+	const struct row *x = *(const struct row *const *)a;
+	const struct row *y = *(const struct row *const *)b;
+
+	if (x->modrank != y->modrank)
+		return x->modrank < y->modrank ? -1 : 1;
+	if (x->prefix != y->prefix)
+		return x->prefix < y->prefix ? -1 : 1;
+	return strcmp(x->label, y->label);
+}
+
+/*
+ * Whether two of the rows have the same label in the same module, as
+ * GHC's -fprof-auto-calls makes one for every call of a function: then
+ * only their source locations tell them apart.  -1 when out of memory.
+ */
+static int
+names_repeat(const struct row *rows, size_t n)
+{
+	const struct row **by;
+	size_t i;
+	int again = 0;
+
+	if (n < 2)
+		return 0;
+	if ((by = calloc(n, sizeof(*by))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		by[i] = &rows[i];
+	qsort(by, n, sizeof(*by), cmp_names);
+	for (i = 1; i < n && !again; i++)
+		again = cmp_names(&by[i - 1], &by[i]) == 0;
+	free(by);
+	return again;
+}
+
 /* Write s for a TSV field, escaped (tool_put_text()). */
 static void
 tsv_field(FILE *out, const char *s)
@@ -164,12 +202,13 @@ put_value(struct tool_line *l, int64_t v, int64_t total)
 
 static void
 print_table(FILE *out, const struct pdb *db, const struct row *rows,
-    size_t n, int metric, int entries, const struct pdb_flat *flat)
+    size_t n, int metric, int entries, int src, const struct pdb_flat *flat)
 {
 	const struct pdb_metric *m = pdb_metric(db, (unsigned)metric);
 	const char *prog = pdb_meta_get(db, "program");
 	int64_t total = pdb_flat_total(flat, (unsigned)metric);
 	int wl = (int)strlen("COST CENTRE"), wm = (int)strlen("MODULE");
+	int ws = (int)strlen("SRC");
 	struct tool_line line;
 	char num[32];
 	size_t i;
@@ -177,11 +216,14 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 	for (i = 0; i < n; i++) {
 		int l = width(rows[i].label);
 		int mw = width(rows[i].module);
+		int sw = src ? width(rows[i].src) : 0;
 
 		if (l > wl)
 			wl = l;
 		if (mw > wm)
 			wm = mw;
+		if (sw > ws)
+			ws = sw;
 	}
 	if (prog != NULL) {
 		fputs("program: ", out);
@@ -198,6 +240,10 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 	tool_put_left(out, "COST CENTRE", wl);
 	fputs("  ", out);
 	tool_put_left(out, "MODULE", wm);
+	if (src) {
+		fputs("  ", out);
+		tool_put_left(out, "SRC", ws);
+	}
 	fprintf(out, "  %14s %6s  %14s %6s", "SELF", "%SELF", "INHERITED",
 	    "%INH");
 	if (entries >= 0)
@@ -209,6 +255,10 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 		tool_line_left(&line, rows[i].label, wl);
 		tool_line_add(&line, "  ", 2);
 		tool_line_left(&line, rows[i].module, wm);
+		if (src) {
+			tool_line_add(&line, "  ", 2);
+			tool_line_left(&line, rows[i].src, ws);
+		}
 		put_value(&line, rows[i].self, total);
 		put_value(&line, rows[i].inh, total);
 		/* "  %12" PRId64 */
@@ -254,7 +304,7 @@ main(int argc, char *argv[])
 	long long top = -1;
 	size_t n = 0;
 	uint32_t cc, ncc, *modrank;
-	int ch, tsv = 0, metric, entries, rc;
+	int ch, tsv = 0, metric, entries, src = 0, rc;
 	FILE *out;
 
 	tool_init(argv[0], &c);
@@ -317,6 +367,7 @@ main(int argc, char *argv[])
 		pdb_cc(db, cc, &info);
 		rows[n].module = info.module;
 		rows[n].label = info.label;
+		rows[n].src = info.src;
 		rows[n].modrank = modrank[info.module_index];
 		rows[n].prefix = label_prefix(rows[n].label);
 		n++;
@@ -326,12 +377,17 @@ main(int argc, char *argv[])
 	if (top >= 0 && (size_t)top < n)
 		n = (size_t)top;
 
+	/* The table names the sources when the names alone are not enough. */
+	if (!tsv && (src = names_repeat(rows, n)) < 0) {
+		tool_warnx("out of memory");
+		goto out;
+	}
 	if ((out = tool_output_open(&c, 0)) == NULL)
 		goto out;
 	if (tsv)
 		print_tsv(out, db, rows, n, entries);
 	else
-		print_table(out, db, rows, n, metric, entries, flat);
+		print_table(out, db, rows, n, metric, entries, src, flat);
 	rc = tool_output_close(&c, out) == 0 ? TOOL_OK : TOOL_ERR;
 out:
 	free(rows);

@@ -721,3 +721,36 @@ Test(ccs_flat, table_columns)
 	unlink(path);
 	free(path);
 }
+
+/*
+ * calls.P.prof (GHC 9.0.2, -fprof-auto-calls: calls-Main.hs) has a cost
+ * centre for every call site, six of them "insert" in Main: the table
+ * then gives their sources, as GHC's own does, and only then.
+ */
+Test(ccs_flat, sources_when_names_repeat)
+{
+	struct run r;
+
+	run(&r, "ccs-flat -n 3 tests/data/ghc/calls.P.prof");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out,
+	    "program: p4\nmetric:  ticks (ticks), total 117\n\n"
+	    "COST CENTRE  MODULE  SRC                         SELF  %SELF"
+	    "       INHERITED   %INH       ENTRIES\n"
+	    "insert       Main    Main.hs:12:23-32              27   23.1"
+	    "              87   74.4             0\n"
+	    "insert       Main    Main.hs:11:5-9                27   23.1"
+	    "              27   23.1             0\n"
+	    "insert       Main    Main.hs:11:19-28              19   16.2"
+	    "              42   35.9             0\n");
+	run_free(&r);
+	/* Names that do not repeat among the rows shown need none. */
+	run(&r, "ccs-flat -n 1 tests/data/ghc/calls.P.prof");
+	cr_expect(strstr(r.out, "SRC") == NULL, "%s", r.out);
+	run_free(&r);
+	run(&r, "ccs-flat tests/data/ghc/mj.P.prof");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "COST CENTRE  MODULE ") != NULL &&
+	    strstr(r.out, "SRC") == NULL, "%s", r.out);
+	run_free(&r);
+}
