@@ -469,14 +469,18 @@ folded_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 			p++;
 		if (p == line + len || *p == '#')
 			continue;
-		/* The count follows the last blank. */
+		/*
+		 * The count follows the last blank.  Nothing but blanks
+		 * before it is an empty stack text: one frame with an empty
+		 * name, as the writer prints it (k stays 0).
+		 */
 		end = line + len;
 		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
 			end--;
 		for (k = (size_t)(end - p); k > 0 && p[k - 1] != ' ' &&
 		    p[k - 1] != '\t'; k--)
 			;
-		if (k == 0) {
+		if (k == 0 && p == line) {
 			rc = pdb_seterr(db, PDB_EFORMAT,
 			    "%s:%llu: no count after the stack", in->name,
 			    (unsigned long long)in->line);
@@ -507,7 +511,7 @@ folded_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 				goto out;
 			}
 		}
-		end = p + k - 1;
+		end = k > 0 ? p + k - 1 : p;
 		while (end > p && (end[-1] == ' ' || end[-1] == '\t') &&
 		    !escaped(p, end - 1))
 			end--;

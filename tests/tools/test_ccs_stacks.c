@@ -265,6 +265,36 @@ Test(ccs_stacks, root_cost_reads_back)
 	run_free(&r);
 }
 
+/*
+ * A frame with an empty name alone on its stack has an empty stack
+ * text: the writer prints " 5", which must read back as that frame (as
+ * ";a" reads as an empty frame below a), not fail as a line without a
+ * count.
+ */
+Test(ccs_stacks, lone_empty_frame_reads_back)
+{
+	struct run r;
+
+	run_ok(&r, "printf '; 5\\na 1\\n' | ccs-stacks");
+	cr_expect_str_eq(r.out, " 5\na 1\n");
+	run_free(&r);
+	run_ok(&r, "printf '; 5\\na 1\\n' | ccs-stacks | ccs-stacks -f folded");
+	cr_expect_str_eq(r.out, " 5\na 1\n");
+	run_free(&r);
+	run_ok(&r, "printf ' 5\\n\\t2\\n;b 3\\n' | ccs-flat -f folded --tsv");
+	cr_expect_str_eq(r.out,
+	    "module\tcost_centre\tsrc\tself\tinherited\n"
+	    "\t\t\t7\t10\n"
+	    "\tb\t\t3\t3\n");
+	run_free(&r);
+	/* No blank before the count is still no count. */
+	run(&r, "printf 'a 1\\n7\\n' | ccs-stacks -f folded");
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.err, ":2: no count after the stack") != NULL,
+	    "%s", r.err);
+	run_free(&r);
+}
+
 /* ---- reading back ---- */
 
 static const char *const fixtures[] = {
