@@ -5,6 +5,7 @@
  * The format table and the lookups over it.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "formats.h"
 
@@ -57,7 +58,8 @@ pdb_format_guess(const char *path)
 	const char *e, *end;
 	size_t n, len = strlen(path), bestlen = 0, i = 0;
 
-	/* The longest extension that ends path: .speedscope.json, not .json. */
+	/* The longest extension that ends path: .speedscope.json, not .json;
+	 * in either case, as file names from other systems have them. */
 	while ((f = pdb_format_next(&i)) != NULL) {
 		if (f->write == NULL || f->exts == NULL)
 			continue;
@@ -67,7 +69,7 @@ pdb_format_guess(const char *path)
 				end = e + strlen(e);
 			n = (size_t)(end - e);
 			if (n > bestlen && n < len &&
-			    strncmp(path + len - n, e, n) == 0) {
+			    strncasecmp(path + len - n, e, n) == 0) {
 				best = f;
 				bestlen = n;
 			}

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common.h"
 #include "fmt_dot.h"
@@ -77,13 +78,15 @@ static const struct render {
 	{ NULL, 0 }
 };
 
+/* The renderer called name; in either case when it is an extension. */
 static const struct render *
-render_find(const char *name)
+render_find(const char *name, int anycase)
 {
 	const struct render *r;
 
 	for (r = renders; r->name != NULL; r++)
-		if (strcmp(r->name, name) == 0)
+		if ((anycase ? strcasecmp(r->name, name) :
+		    strcmp(r->name, name)) == 0)
 			return r;
 	return NULL;
 }
@@ -123,7 +126,7 @@ main(int argc, char *argv[])
 			continue;
 		switch (ch) {
 		case 'T':
-			if ((render = render_find(optarg)) == NULL) {
+			if ((render = render_find(optarg, 0)) == NULL) {
 				tool_warnx("-T: unknown output format '%s'",
 				    optarg);
 				tool_usage(usage);
@@ -177,9 +180,9 @@ main(int argc, char *argv[])
 	if (render == NULL && c.outpath != NULL &&
 	    (ext = strrchr(c.outpath, '.')) != NULL &&
 	    strchr(ext, '/') == NULL)
-		render = render_find(ext + 1);
+		render = render_find(ext + 1, 1);
 	if (render == NULL)
-		render = render_find("dot");
+		render = render_find("dot", 0);
 	dopts.render = render->name;
 	dopts.focus = focus;
 	dopts.nfocus = nfocus;

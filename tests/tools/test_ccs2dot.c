@@ -160,7 +160,8 @@ Test(ccs2dot, fig7_parses_with_cgraph_and_dot)
 	free(dir);
 }
 
-/* The format from -T, else from the extension of -o, else DOT. */
+/* The format from -T, else from the extension of -o (in either case),
+ * else DOT. */
 Test(ccs2dot, output_format_by_option_and_extension)
 {
 	static const struct {
@@ -168,6 +169,8 @@ Test(ccs2dot, output_format_by_option_and_extension)
 		size_t		 len;
 	} cases[] = {
 		{ "-o %s/g.svg", "g.svg", "<?xml", 5 },
+		{ "-o %s/G.SVG", "G.SVG", "<?xml", 5 },
+		{ "-o %s/g.Png", "g.Png", "\x89PNG\r\n\x1a\n", 8 },
 		{ "-o %s/g.png", "g.png", "\x89PNG\r\n\x1a\n", 8 },
 		{ "-o %s/g.pdf", "g.pdf", "%PDF-", 5 },
 		{ "-o %s/g.dot", "g.dot", "digraph callgraph {", 19 },

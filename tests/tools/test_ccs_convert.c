@@ -313,7 +313,8 @@ Test(ccs_convert, selects_as_ccs_select)
 	run_free(&r);
 }
 
-/* The longest extension decides: .speedscope.json is speedscope. */
+/* The longest extension decides: .speedscope.json is speedscope; in
+ * either case. */
 Test(ccs_convert, speedscope_extension)
 {
 	struct run r;
@@ -323,7 +324,11 @@ Test(ccs_convert, speedscope_extension)
 	    "grep -q '\"\\$schema\":\"https://www.speedscope.app' "
 	    "\"$T\"/p.speedscope.json && ccs-convert -o \"$T\"/p.json "
 	    "tests/data/ghc/mj.prof && grep -q '\"format\":\"ccstools-profile\"' "
-	    "\"$T\"/p.json");
+	    "\"$T\"/p.json && ccs-convert -o \"$T\"/P.Speedscope.JSON "
+	    "tests/data/ghc/mj.prof && "
+	    "grep -q '\"\\$schema\":\"https://www.speedscope.app' "
+	    "\"$T\"/P.Speedscope.JSON && ccs-convert -o \"$T\"/p.DUMP "
+	    "tests/data/ghc/mj.prof && ccs-flat -f dump \"$T\"/p.DUMP");
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	run_free(&r);
 }
