@@ -499,3 +499,35 @@ Test(ccs2dot, no_metrics)
 {
 	check_no_metrics("ccs2dot", "ccs2dot");
 }
+
+/*
+ * calls.P.prof (GHC 9.0.2, -fprof-auto-calls) has six cost centres
+ * "insert" in Main, one a call site: their nodes' labels add the source
+ * location, in the call graph and in the tree; names no other shares
+ * leave it to the tooltip.
+ */
+Test(ccs2dot, shared_names_show_their_source)
+{
+	/* Six call sites, in the tree ten stacks. */
+	static const char *const modes[] = { "", "--tree" };
+	static const int want[] = { 6, 10 };
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		run(&r, "ccs2dot %s tests/data/ghc/calls.P.prof | "
+		    "grep -c 'label=\"insert\\\\nMain\\\\nMain.hs:1[12]:'",
+		    modes[i]);
+		cr_expect_eq(r.status, 0, "%s: %s", modes[i], r.err);
+		cr_expect_eq(atoi(r.out), want[i], "%s: %s", modes[i], r.out);
+		run_free(&r);
+	}
+	run(&r, "ccs2dot tests/data/ghc/calls.P.prof | "
+	    "grep -c 'label=\"CAF\\\\nMain\\\\nself'");
+	cr_expect_str_eq(r.out, "1\n", "CAF is the only one of its name");
+	run_free(&r);
+	run(&r, "ccs2dot tests/data/ghc/mj.P.prof | grep -c 'label=\"[^\"]*"
+	    "Main.hs'");
+	cr_expect_str_eq(r.out, "0\n");
+	run_free(&r);
+}
