@@ -413,6 +413,7 @@ struct stream {
 					   or SIZE_MAX */
 	int64_t		 c, kids;
 	int		 rc;		/* the error, when a callback stopped */
+	int		 closed;	/* the nodes' array has ended */
 };
 
 /* A field of the node: the integer v, or (integer 0) anything else. */
@@ -520,8 +521,10 @@ s_end(void *arg)
 	struct stream *s = arg;
 	struct nodes *n = s->n;
 
-	if (s->level-- != 2)
+	if (s->level-- != 2) {
+		s->closed = s->level == 0;
 		return 1;
+	}
 	if (s->k != n->nm + 2 || s->bad < 2)
 		s->rc = row_error(n);
 	else if (s->bad != SIZE_MAX)
@@ -550,6 +553,8 @@ feed_open(struct feed *f, struct nodes *n)
 	f->s.n = n;
 	if (pdb_yajl_open(&f->y, &stream_callbacks, &f->s) != 0)
 		return pdb_seterr(n->db, PDB_ENOMEM, "out of memory");
+	/* Read as it comes, what follows the nodes is the document's. */
+	yajl_config(f->y.h, yajl_allow_trailing_garbage, 1);
 	return 0;
 }
 
@@ -1067,42 +1072,6 @@ ccs_of_text(struct pdb_input *in, struct pdb *db, const char *t, size_t len,
 	return rc;
 }
 
-/* The scan for the ']' that closes the nodes, resumed each fill. */
-struct nodes_scan {
-	size_t	 depth;
-	int	 in_str, esc;
-};
-
-/* How much of d[0, len) is nodes: to the ']' that closes them, with
- * *closed set, or all of it. */
-static size_t
-nodes_scan(struct nodes_scan *sc, const unsigned char *d, size_t len,
-    int *closed)
-{
-	size_t i;
-	unsigned char c;
-
-	for (i = 0; i < len; i++) {
-		c = d[i];
-		if (sc->in_str) {
-			if (sc->esc)
-				sc->esc = 0;
-			else if (c == '\\')
-				sc->esc = 1;
-			else if (c == '"')
-				sc->in_str = 0;
-		} else if (c == '"')
-			sc->in_str = 1;
-		else if (c == '[' || c == '{')
-			sc->depth++;
-		else if ((c == ']' || c == '}') && --sc->depth == 0) {
-			*closed = 1;
-			return i + 1;
-		}
-	}
-	return len;
-}
-
 /* Whether the rest of the document after its nodes just closes it. */
 static int
 just_closes(const char *t, size_t len)
@@ -1170,7 +1139,6 @@ read_streamed(struct pdb_input *in, struct pdb *db,
 		"version", "metadata", "metrics", "modules", "cost_centres"
 	};
 	struct head_scan sc;
-	struct nodes_scan ns;
 	struct nodes n;
 	struct feed f;
 	json_error_t err;
@@ -1180,10 +1148,9 @@ read_streamed(struct pdb_input *in, struct pdb *db,
 	uint64_t base = pdb_in_offset(in);
 	size_t hlen, nlen = 0, tlen = 0, tcap = 0, len, want, i, cc0, cc1;
 	long got;
-	int rc = 0, found = 0, closed = 0, nomem;
+	int rc = 0, found = 0, nomem;
 
 	memset(&sc, 0, sizeof(sc));
-	memset(&ns, 0, sizeof(ns));
 	memset(&n, 0, sizeof(n));
 	n.in = in;
 	n.db = db;
@@ -1260,7 +1227,7 @@ read_streamed(struct pdb_input *in, struct pdb *db,
 	if ((rc = feed_open(&f, &n)) != 0)
 		goto nodes_out;
 	/* The nodes, to the ']' that closes them. */
-	while (!closed) {
+	while (!f.s.closed) {
 		if (in->pos >= in->len) {
 			if ((got = pdb_in_fill(in, CHUNK)) < 0) {
 				rc = pdb_in_seterr(in, db, pdb_in_offset(in));
@@ -1271,10 +1238,13 @@ read_streamed(struct pdb_input *in, struct pdb *db,
 		}
 		chunk = in->buf + in->pos;
 		len = in->len - in->pos;
-		len = nodes_scan(&ns, chunk, len < CHUNK ? len : CHUNK,
-		    &closed);
+		if (len > CHUNK)
+			len = CHUNK;
 		if ((rc = feed(&f, chunk, len, pdb_in_offset(in))) != 0)
 			goto nodes_out;
+		/* yajl stops where the nodes' array ends. */
+		if (f.s.closed)
+			len = yajl_get_bytes_consumed(f.y.h);
 		in->pos += len;
 		nlen += len;
 	}

@@ -11,23 +11,127 @@
  * through a callback into a pdb_text, whose error sticks, every failure
  * shows.
  */
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonlib.h"
 
+/*
+ * Jansson's parser does not check every allocation either: out of
+ * memory, its lexer drops a character of a string it cannot grow, and
+ * when that is the closing quote it copies the string past the end of
+ * the block it made for it.  So a parse (pdb_json_load()) is guarded, as
+ * yajl's are (yajlguard.c): a failed allocation jumps back out of
+ * json_loadb(), and the blocks it had handed out, each remembered in a
+ * table as it went and forgotten when freed, are freed.
+ */
+struct guard {
+	jmp_buf		 fail;
+	void		**slot;		/* open addressing: NULL, a block or
+					   TOMB, one freed since */
+	size_t		 cap, used;	/* used: slots not NULL */
+};
+
+static char		 tomb_mark;
+#define TOMB		((void *)&tomb_mark)
+
 /* The allocator Jansson had before pdb_json_watch(), which does the
- * work, and whether it failed since. */
+ * work; whether it failed since; the parse under way. */
 static json_malloc_t	 jansson_malloc;
+static json_free_t	 jansson_free;
 static int		 jansson_failed;
+static struct guard	*guard;
+
+static size_t
+slot_home(const void *p, size_t cap)
+{
+	uint64_t x = (uint64_t)(uintptr_t)p;
+
+	x ^= x >> 29;
+	x *= 0x9e3779b97f4a7c15ULL;
+	return (size_t)(x >> 32) & (cap - 1);
+}
+
+/* The slot of block p in g, or of the NULL where it would go. */
+static size_t
+slot_find(const struct guard *g, const void *p)
+{
+	size_t i;
+
+	for (i = slot_home(p, g->cap); g->slot[i] != NULL &&
+	    g->slot[i] != p; i = (i + 1) & (g->cap - 1))
+		;
+	return i;
+}
+
+/* Twice the room, the tombs left behind.  -1 when out of memory. */
+static int
+guard_grow(struct guard *g)
+{
+	size_t cap = g->cap ? 2 * g->cap : 64, i, j;
+	void **slot;
+
+	if ((slot = calloc(cap, sizeof(*slot))) == NULL)
+		return -1;
+	for (i = 0; i < g->cap; i++) {
+		if (g->slot[i] == NULL || g->slot[i] == TOMB)
+			continue;
+		for (j = slot_home(g->slot[i], cap); slot[j] != NULL;
+		    j = (j + 1) & (cap - 1))
+			;
+		slot[j] = g->slot[i];
+	}
+	free(g->slot);
+	g->slot = slot;
+	g->cap = cap;
+	for (g->used = i = 0; i < cap; i++)
+		g->used += slot[i] != NULL;
+	return 0;
+}
+
+static int
+remember(struct guard *g, void *p)
+{
+	size_t i;
+
+	if ((g->used + 1) * 4 > g->cap * 3 && guard_grow(g) != 0)
+		return -1;
+	for (i = slot_home(p, g->cap); g->slot[i] != NULL &&
+	    g->slot[i] != TOMB; i = (i + 1) & (g->cap - 1))
+		;
+	g->used += g->slot[i] == NULL;
+	g->slot[i] = p;
+	return 0;
+}
 
 static void *
 watch_malloc(size_t n)
 {
 	void *p = jansson_malloc(n);
 
-	if (p == NULL)
+	if (p != NULL && guard != NULL && remember(guard, p) != 0) {
+		jansson_free(p);
+		p = NULL;
+	}
+	if (p == NULL) {
 		jansson_failed = 1;
+		if (guard != NULL)
+			longjmp(guard->fail, 1);
+	}
 	return p;
+}
+
+static void
+watch_free(void *p)
+{
+	size_t i;
+
+	if (p != NULL && guard != NULL && guard->cap > 0 &&
+	    guard->slot[i = slot_find(guard, p)] == p)
+		guard->slot[i] = TOMB;
+	jansson_free(p);
 }
 
 void
@@ -40,7 +144,8 @@ pdb_json_watch(void)
 	json_get_alloc_funcs(&m, &f);
 	if (m != watch_malloc) {
 		jansson_malloc = m;
-		json_set_alloc_funcs(watch_malloc, f);
+		jansson_free = f;
+		json_set_alloc_funcs(watch_malloc, watch_free);
 	}
 	jansson_failed = 0;
 }
@@ -81,14 +186,35 @@ pdb_json_put(json_t *doc, const char *key, json_t *v)
  * set it up, without a text; or report a syntax error, or succeed with
  * a string cut short, and only the watch knows.
  */
+/* json_loadb() under g: NULL when it jumped out (see above). */
+static json_t *
+guarded_load(struct guard *g, const char *s, size_t len, size_t flags,
+    json_error_t *err)
+{
+	if (setjmp(g->fail) != 0)
+		return NULL;
+	return json_loadb(s, len, flags, err);
+}
+
 json_t *
 pdb_json_load(const char *s, size_t len, size_t flags, json_error_t *err,
     int *nomem)
 {
+	struct guard g;
 	json_t *doc;
+	size_t i;
 
+	memset(&g, 0, sizeof(g));
+	memset(err, 0, sizeof(*err));
 	pdb_json_watch();
-	doc = json_loadb(s, len, flags, err);
+	guard = &g;
+	doc = guarded_load(&g, s, len, flags, err);
+	guard = NULL;
+	/* Jumped out: what it had not freed is freed here. */
+	for (i = 0; doc == NULL && jansson_failed && i < g.cap; i++)
+		if (g.slot[i] != NULL && g.slot[i] != TOMB)
+			jansson_free(g.slot[i]);
+	free(g.slot);
 	*nomem = pdb_json_failed() || (doc == NULL &&
 	    (json_error_code(err) == json_error_out_of_memory ||
 	    err->text[0] == '\0'));

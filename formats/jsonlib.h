@@ -27,11 +27,13 @@ json_t	*pdb_json_put(json_t *doc, const char *key, json_t *v);
 
 /*
  * Jansson does not always say when it runs out of memory: its parser
- * may drop a character of a string it cannot grow and go on, or report
- * a syntax error, and json_dumps() may leave out a key.  The functions
- * below watch its allocations (its own allocator still does the work)
- * and say so.  Jansson's allocator is one for the process, so this is
- * not for two threads at once.
+ * may drop a character of a string it cannot grow and go on (and write
+ * past a block when that was a closing quote), or report a syntax error,
+ * and json_dumps() may leave out a key.  The functions below watch its
+ * allocations (its own allocator still does the work) and say so; a
+ * parse is stopped at the first that fails (jsonlib.c).  Jansson's
+ * allocator is one for the process, so this is not for two threads at
+ * once.
  */
 
 /*
