@@ -24,6 +24,7 @@
 	function ccLabel(c) { return D.ccs[c][0]; }
 	function ccModule(c) { return D.ccs[c][1]; }
 	function ccFull(c) { return D.ccs[c][1] ? D.ccs[c][1] + '.' + D.ccs[c][0] : D.ccs[c][0]; }
+	function isSynthetic(c) { return (D.ccs[c][3] & SYNTHETIC) !== 0; }
 
 	/* ---- trees: typed arrays, children as linked lists ---- */
 
@@ -277,6 +278,10 @@
 			let r = 0;
 			for (let j = sp - 2; j >= 0; j--) {
 				const cc = t.cc[path[j]], key = r * NCC + cc;
+				/* A reader's made-up root calls nothing:
+				 * ccs-callers leaves it out too. */
+				if (isSynthetic(cc))
+					continue;
 				let y = index.get(key);
 				if (y === undefined) {
 					y = out.add(r, cc);
@@ -478,8 +483,55 @@
 			e.textContent = text;
 		return e;
 	}
+	/* The label of cost centre c as an element: an empty label (GHC's
+	 * SCC "") is shown as a mark, so that there is something to see
+	 * and to click. */
+	function labelEl(cls, c) {
+		const l = ccLabel(c), e = el('span', cls, l || '(empty label)');
+		if (!l)
+			e.classList.add('unnamed');
+		return e;
+	}
+	/* Element e does fn when clicked, and when focused (it takes the
+	 * focus with Tab) and Enter or Space is pressed; it is a button
+	 * unless it has a role of its own (a column head). */
+	function activatable(e, fn) {
+		e.tabIndex = 0;
+		if (e.tagName !== 'TH')
+			e.setAttribute('role', 'button');
+		e.addEventListener('click', fn);
+		e.addEventListener('keydown', function (ev) {
+			if (ev.key === 'Enter' || ev.key === ' ') {
+				ev.preventDefault();
+				fn();
+			}
+		});
+		return e;
+	}
+	/* Give the focus back to what the re-drawn view has in the place
+	 * of the element that had it. */
+	function refocus(selector) {
+		const e = document.querySelector(selector);
+		if (e)
+			e.focus();
+	}
 	function fmt(v) { return Math.round(v).toLocaleString('en-US'); }
-	function pct(v, total) { return total ? (100 * v / total).toFixed(1) : '0.0'; }
+	/*
+	 * A percentage to one decimal, as the command-line tools print it:
+	 * rounded to nearest, ties to even (0.25 is "0.2"), where
+	 * toFixed() would round ties up.  Ties are exact only at odd
+	 * multiples of 0.25, whose tenfold is exact in a double.
+	 */
+	function pct(v, total) {
+		if (!total)
+			return '0.0';
+		const x = 100 * v / total, t = x * 10;
+		if (Number.isInteger(x * 4) && t - Math.floor(t) === 0.5) {
+			const lo = Math.floor(t), r = lo % 2 === 0 ? lo : lo + 1;
+			return (r < 0 ? '-' : '') + (Math.abs(r) / 10).toFixed(1);
+		}
+		return x.toFixed(1);
+	}
 	function total() { return S.a.inc[S.metric][0]; }
 
 	/* ---- layout ---- */
@@ -601,7 +653,7 @@
 		name.style.paddingLeft = (depth * 14) + 'px';
 		const tg = el('span', 'toggle', t.first[i] < 0 ? '\u00b7' :
 		    expanded.has(i) ? '\u25be' : '\u25b8');
-		name.append(tg, el('span', 'label', ccLabel(t.cc[i])));
+		name.append(tg, labelEl('label', t.cc[i]));
 		if (ccModule(t.cc[i]))
 			name.append(el('span', 'mod', ccModule(t.cc[i])));
 		name.title = ccFull(t.cc[i]);
@@ -614,15 +666,18 @@
 		barbox.append(bar);
 		row.append(name, self, el('span', 'num', pct(t.own[m][i], tot)), inh,
 		    el('span', 'num', pct(a.inc[m][i], tot)), barbox);
-		tg.addEventListener('click', function () {
-			if (t.first[i] < 0)
-				return;
-			if (expanded.has(i))
-				expanded.delete(i);
-			else
-				expanded.add(i);
-			redraw();
-		});
+		if (t.first[i] >= 0) {
+			tg.setAttribute('aria-expanded', String(expanded.has(i)));
+			tg.title = 'expand or collapse (Enter)';
+			activatable(tg, function () {
+				if (expanded.has(i))
+					expanded.delete(i);
+				else
+					expanded.add(i);
+				redraw();
+				refocus('#view-' + S.tab + ' .row[data-node="' + i + '"] .toggle');
+			});
+		}
 		return row;
 	}
 
@@ -642,7 +697,7 @@
 			if (w.length === 3) {
 				const more = el('div', 'more', '\u2026 ' + w[2] + ' more children');
 				more.style.paddingLeft = (w[1] * 14 + 18) + 'px';
-				more.addEventListener('click', function () {
+				activatable(more, function () {
 					limits.set(w[0], (limits.get(w[0]) || 200) + 200);
 					redraw();
 				});
@@ -743,7 +798,9 @@
 		v.textContent = '';
 		const rows = [];
 		for (let c = 0; c < NCC; c++) {
-			if (!baseSeen[c] || (D.ccs[c][3] & SYNTHETIC))
+			/* A synthetic root shows only when cost is left
+			 * on it (all below it de-selected), as in ccs-flat. */
+			if (!baseSeen[c] || (isSynthetic(c) && !(S.sel[c] && a.self[m][c] !== 0)))
 				continue;
 			if (S.sel[c] && !a.seen[c])
 				continue;	/* pruned away */
@@ -773,7 +830,10 @@
 			const th = el('th', (col.left ? 'l ' : '') + (S.sortCol === col.key ? 'sorted' : ''),
 			    col.title + (S.sortCol === col.key ? (S.sortDesc ? ' \u25be' : ' \u25b4') : ''));
 			th.dataset.col = col.key;
-			th.addEventListener('click', function () {
+			th.title = 'sort by this column (Enter)';
+			if (S.sortCol === col.key)
+				th.setAttribute('aria-sort', S.sortDesc ? 'descending' : 'ascending');
+			activatable(th, function () {
 				if (S.sortCol === col.key)
 					S.sortDesc = !S.sortDesc;
 				else {
@@ -781,6 +841,7 @@
 					S.sortDesc = !col.left;
 				}
 				renderFlat();
+				refocus('#view-flat th[data-col="' + col.key + '"]');
 			});
 			hr.append(th);
 		});
@@ -802,18 +863,21 @@
 			box.addEventListener('change', function () {
 				S.override.set(c, box.checked);
 				recompute();
+				refocus('#view-flat tr[data-cc="' + c + '"] input');
 			});
 			const td0 = el('td', 'l');
 			td0.append(box);
 			const name = el('td', 'l');
-			const link = el('span', 'link', ccLabel(c));
-			link.title = 'show the callers of ' + ccFull(c);
-			link.addEventListener('click', function () {
-				S.callersOf = c;
-				computeCallers();
-				S.tab = 'callers';
-				render();
-			});
+			const link = labelEl(isSynthetic(c) ? '' : 'link', c);
+			if (!isSynthetic(c)) {
+				link.title = 'show the callers of ' + ccFull(c);
+				activatable(link, function () {
+					S.callersOf = c;
+					computeCallers();
+					S.tab = 'callers';
+					render();
+				});
+			}
 			name.append(link);
 			tr.append(td0, name, el('td', 'l', ccModule(c)));
 			const cells = S.sel[c] ? [a.self[m][c], pct(a.self[m][c], tot), a.inh[m][c],
@@ -832,7 +896,7 @@
 		v.append(table);
 		if (shown < rows.length) {
 			const more = el('div', 'more', 'show all ' + rows.length + ' cost centres');
-			more.addEventListener('click', function () {
+			activatable(more, function () {
 				S.flatLimit = rows.length;
 				renderFlat();
 			});
@@ -869,6 +933,9 @@
 	/* ---- flame graph (icicle: root on top) ---- */
 
 	const ROW = 18;
+	/* Browsers draw no canvas taller than this many device pixels
+	 * (Chromium 65535, Firefox 32767): deeper frames are left out. */
+	const CANVAS_MAX = 32767;
 	let flameRects = [];
 	function colour(c) {
 		let h = 0;
@@ -904,12 +971,19 @@
 			v.firstChild.textContent += ' Negative costs are left out.';
 		}
 		const root = S.flameRoot, rootInc = Math.max(inc[root], 0);
+		const dpr = window.devicePixelRatio || 1;
+		const maxRows = Math.max(1, Math.floor(CANVAS_MAX / (ROW * dpr)));
+		let cut = 0;
 		/* Lay out with an explicit stack: [node, x, depth]. */
 		const stack = [[root, 0, 0]];
 		while (stack.length) {
 			const e = stack.pop(), n = e[0], w = rootInc ? W * Math.max(inc[n], 0) / rootInc : 0;
 			if (w < 0.5)
 				continue;
+			if (e[2] >= maxRows) {
+				cut = Math.max(cut, e[2]);
+				continue;
+			}
 			rects.push({ n: n, x: e[1], y: e[2] * ROW, w: w });
 			if (e[2] > maxDepth)
 				maxDepth = e[2];
@@ -920,7 +994,9 @@
 				x += cw;
 			}
 		}
-		const dpr = window.devicePixelRatio || 1;
+		if (cut)
+			v.firstChild.textContent += ' Frames below level ' + maxRows +
+			    ' are not drawn: click a deep frame to zoom in.';
 		canvas.width = W * dpr;
 		canvas.height = (maxDepth + 1) * ROW * dpr;
 		canvas.style.height = ((maxDepth + 1) * ROW) + 'px';
@@ -967,7 +1043,9 @@
 			tip.textContent = ccFull(t.cc[n]) + ': ' + fmt(a.inc[m][n]) + ' ' +
 			    D.metrics[m].unit + ' (' + pct(a.inc[m][n], total()) + '%), self ' + fmt(t.own[m][n]);
 			tip.style.display = 'block';
-			tip.style.left = (ev.clientX + 12) + 'px';
+			/* Inside the window, however near its right edge. */
+			tip.style.left = Math.max(0, Math.min(ev.clientX + 12,
+			    document.documentElement.clientWidth - tip.offsetWidth - 4)) + 'px';
 			tip.style.top = (ev.clientY + 12) + 'px';
 		});
 		canvas.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
@@ -1020,6 +1098,21 @@
 		else
 			renderCallers();
 	}
+
+	/* The flame graph is drawn for the width it has: again when that
+	 * changes, or its labels would be stretched or squeezed. */
+	let resizing = 0;
+	window.addEventListener('resize', function () {
+		if (resizing)
+			return;
+		resizing = requestAnimationFrame(function () {
+			resizing = 0;
+			const c = views.flame.querySelector('canvas');
+			if (S.tab === 'flame' && c && c.clientWidth &&
+			    Math.abs(c.width / (window.devicePixelRatio || 1) - c.clientWidth) > 1)
+				renderFlame();
+		});
+	});
 
 	recompute();
 	document.body.dataset.ready = 'true';

@@ -274,6 +274,123 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.close();
 }
 
+// ---- what a review of the viewer in use found ----
+{
+	// A cost centre with an empty label (GHC's SCC "") has something
+	// to see and to click: here it is 99.8% of the profile.
+	const page = await open(html('tests/data/ghc/quirks-N2.prof', `${scratch}/quirks.html`, '-q'));
+	await page.click('#tab-flat');
+	const width = await page.$eval('tr[data-name="Main."] .link', (e) => e.getBoundingClientRect().width);
+	check(width > 0, `an empty label can be clicked (${width} px wide)`);
+	if (width > 0)
+		await page.click('tr[data-name="Main."] .link');
+	check(/Callers of Main\.: 418 ticks/.test(await page.textContent('#view-callers')),
+	    'callers of the cost centre with an empty label');
+	await page.close();
+}
+{
+	// Folded stacks (Fig. 7 of the paper): the reader's synthetic root is no caller (as in
+	// ccs-callers), and the flat table shows it when cost is left on
+	// it (as ccs-flat does), so that the self column adds up.
+	const input = `${scratch}/fig7.folded`;
+	writeFileSync(input, 'Main_main;Main_a;Main_c;Main_f;Main_h;Main_j;Main_rev 1181\n' +
+	    'Main_main;Main_a;Main_b;Main_e;Main_g;Main_j;Main_rev 16\nMain_main;Main_a;Main_b;Main_e;Main_g;Main_rev 10\n' +
+	    'Main_main;Main_a;Main_c;Main_f;Main_i;Main_rev 7\nMain_main;Main_a;Main_b;Main_d;Main_g;Main_rev 11\n' +
+	    'Main_main;Main_a;Main_b;Main_d;Main_g;Main_j;Main_rev 12\n');
+	const page = await open(html(input, `${scratch}/fig7.html`));
+	await page.click('#tab-flat');
+	await page.click('tr[data-name="Main_rev"] .link');
+	await page.evaluate(() => {
+		for (;;) {
+			const t = [...document.querySelectorAll('#view-callers .toggle')].find((x) => x.textContent === '\u25b8');
+			if (!t)
+				break;
+			t.click();
+		}
+	});
+	const labels = await page.$$eval('#view-callers .row:not(.head) .label', (l) => l.map((e) => e.textContent));
+	const cli = execFileSync(`${bindir}/ccs-callers`, ['--tsv', 'Main_rev', input]).toString().trim().split('\n').slice(1);
+	check(!labels.includes('(root)') && labels.length === cli.length,
+	    `callers: no synthetic root, ${labels.length} rows as ccs-callers' ${cli.length}`);
+	await page.fill('#select', 'Main_h');
+	await page.click('#apply');
+	await page.click('#tab-flat');
+	const on = await page.$$eval('tbody tr:not(.off)', (r) => r.map((e) => [e.dataset.name, Number(e.querySelector('td.self').dataset.v)]));
+	const flat = execFileSync(`${bindir}/ccs-flat`, ['--tsv', '-s', 'Main_h', input]).toString();
+	check(JSON.stringify(on) === '[["Main_h",1181],["(root)",56]]' && /\t\(root\)\t\t56\t1237/.test(flat),
+	    `select Main_h: the root keeps the other 56 samples: ${JSON.stringify(on)}`);
+	await page.close();
+}
+{
+	// Percentages round as the tools round them: 1 of 400 is 0.25%,
+	// which ccs-flat prints as 0.2 (ties to even).
+	writeFileSync(`${scratch}/tie.folded`, 'a 1\nb 396\nc 3\n');
+	const page = await open(html(`${scratch}/tie.folded`, `${scratch}/tie.html`));
+	await page.click('#tab-flat');
+	const shown = await page.$$eval('tbody tr', (r) => r.map((e) => e.dataset.name + ' ' +
+	    e.querySelector('td.selfpct').textContent).sort());
+	const cli = execFileSync(`${bindir}/ccs-flat`, [`${scratch}/tie.folded`]).toString()
+	    .split('\n').filter((l) => /^[abc] /.test(l)).map((l) => l.split(/ +/)).map((f) => f[0] + ' ' + f[2]).sort();
+	check(shown.join(',') === cli.join(','), `percentages as ccs-flat prints them: ${shown.join(',')} / ${cli.join(',')}`);
+	await page.close();
+}
+{
+	// The keyboard: Tab reaches the tree's toggles, the column heads
+	// and the callers links; Enter works them; the focus stays put.
+	const page = await open(html('tests/data/ghc/mj.P.prof', `${scratch}/kbd.html`));
+	await page.focus('#tab-callers');
+	await page.keyboard.press('Tab');
+	await page.keyboard.press('Tab');
+	const focused = await page.evaluate(() => document.activeElement.closest('.row')?.dataset.node);
+	await page.keyboard.press('Enter');
+	check(focused === '1' && await page.$$eval('#view-tree .row:not(.head)', (r) => r.length) > 8,
+	    `Tab and Enter expand a tree node (focused node ${focused})`);
+	check(await page.evaluate(() => document.activeElement.closest('.row')?.dataset.node) === '1',
+	    'the focus stays on the toggle');
+	await page.click('#tab-flat');
+	await page.focus('tr[data-name="Main.rev"] input');
+	await page.keyboard.press('Space');
+	check(await page.evaluate(() => document.activeElement.closest('tr')?.dataset.name) === 'Main.rev',
+	    'the focus stays on a checkbox toggled with Space');
+	await page.focus('th[data-col="name"]');
+	await page.keyboard.press('Enter');
+	check(await page.$eval('th.sorted', (e) => e.dataset.col) === 'name', 'Enter on a column head sorts');
+	await page.focus('tr[data-name="Main.j"] .link');
+	await page.keyboard.press('Enter');
+	check(/Callers of Main\.j/.test(await page.textContent('#view-callers')), 'Enter on a name shows its callers');
+	await page.close();
+}
+{
+	// The flame graph follows the window's width, and keeps its
+	// tooltip inside the window.
+	const page = await open(html('tests/data/ghc/clausify.prof', `${scratch}/clausify.html`));
+	await page.click('#tab-flame');
+	await page.setViewportSize({ width: 480, height: 700 });
+	await page.waitForTimeout(200);
+	const [w, cw] = await page.$eval('#view-flame canvas', (c) => [c.width, c.clientWidth]);
+	check(Math.abs(w - cw) <= 1, `after a resize the flame graph is drawn ${w} wide for ${cw} px`);
+	await page.setViewportSize({ width: 1280, height: 700 });
+	await page.waitForTimeout(200);
+	const b = await page.$eval('#view-flame canvas', (c) => { const r = c.getBoundingClientRect(); return [r.right, r.top]; });
+	await page.mouse.move(b[0] - 3, b[1] + 9);
+	const right = await page.$eval('.tip', (t) => t.getBoundingClientRect().right);
+	check(right <= 1280, `the tooltip stays in the window (right edge ${right})`);
+	await page.close();
+}
+{
+	// A stack 4000 levels deep: 72,000 px of canvas, more than a
+	// browser draws; the frames that fit are drawn.
+	writeFileSync(`${scratch}/deep4k.folded`, Array.from({ length: 4000 }, (_, i) => `f${i}`).join(';') + ' 10\n');
+	const page = await open(html(`${scratch}/deep4k.folded`, `${scratch}/deep4k.html`));
+	await page.click('#tab-flame');
+	const alpha = await page.$eval('#view-flame canvas', (c) => c.getContext('2d').getImageData(20, 5, 1, 1).data[3]);
+	check(alpha === 255, `a 4000-level flame graph is drawn (alpha ${alpha})`);
+	const hot = await page.$eval('.hotline', (e) => e.getBoundingClientRect().height);
+	check(hot < 200, `a 4000-level hot stack leaves room for the views (${hot} px)`);
+	check(page.errors.length === 0, `deep flame graph: no script errors ${page.errors.join('; ')}`);
+	await page.close();
+}
+
 await browser.close();
 console.log(failures ? `${failures} failed` : 'all passed');
 process.exit(failures ? 1 : 0);
