@@ -12,7 +12,7 @@
  * The embedded JSON is columnar, so a million nodes stay compact:
  *
  *   { "program", "command", "date",
- *     "metrics": [ { "name", "unit", "kind" } ],
+ *     "metrics": [ { "name", "unit", "kind", "approximate" } ],
  *     "ccs": [ [label, module, src, flags], ... ],
  *     "cc": [ cc of each node, pre-order ],
  *     "kids": [ child count of each node, pre-order ],
@@ -115,9 +115,10 @@ build_head(struct pdb *db)
 	for (m = 0; m < nm; m++) {
 		const struct pdb_metric *mt = pdb_metric(db, m);
 
-		if (json_array_append_new(metrics, json_pack("{s:o,s:o,s:s}",
+		if (json_array_append_new(metrics, json_pack("{s:o,s:o,s:s,s:b}",
 		    "name", jstr(mt->name), "unit", jstr(mt->unit), "kind",
-		    mt->kind == PDB_COUNT ? "count" : "cost")))
+		    mt->kind == PDB_COUNT ? "count" : "cost", "approximate",
+		    (mt->flags & PDB_METRIC_APPROX) != 0)))
 			goto fail;
 	}
 	for (i = 0; i < pdb_cc_count(db); i++) {

@@ -1079,6 +1079,8 @@
 		let text = t.n + ' stacks \u00b7 total ' + fmt(tot) + ' ' + D.metrics[m].unit;
 		if (D.metrics[m].kind === 'count')
 			text += ' (a count metric)';
+		if (D.metrics[m].approximate)
+			text += ' (approximate: from rounded percentages)';
 		const off = [];
 		for (let c = 0; c < NCC; c++)
 			if (baseSeen[c] && !S.sel[c])

@@ -286,6 +286,16 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 		await page.click('tr[data-name="Main."] .link');
 	check(/Callers of Main\.: 418 ticks/.test(await page.textContent('#view-callers')),
 	    'callers of the cost centre with an empty label');
+	// Written without -P, its ticks come from rounded percentages, as
+	// ccs-flat notes.
+	check(/approximate: from rounded percentages/.test(await page.textContent('#status')),
+	    `an approximate metric is noted: ${await page.textContent('#status')}`);
+	await page.close();
+}
+{
+	const page = await open(html('tests/data/ghc/mj.P.prof', `${scratch}/mjP.html`, '-q'));
+	check(!/approximate/.test(await page.textContent('#status')),
+	    `-P ticks are exact: ${await page.textContent('#status')}`);
 	await page.close();
 }
 {
