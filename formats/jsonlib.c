@@ -11,8 +11,10 @@
  * through a callback into a pdb_text, whose error sticks, every failure
  * shows.
  */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,6 +198,34 @@ guarded_load(struct guard *g, const char *s, size_t len, size_t flags,
 	return json_loadb(s, len, flags, err);
 }
 
+/*
+ * A NUL byte is no JSON, but Jansson takes one right after a number for
+ * the number's end ("[1\0]" reads as [1]), where yajl, which reads the
+ * big files, refuses it: refused here too, where Jansson would say.
+ */
+static int
+nul_byte(const char *s, size_t len, json_error_t *err)
+{
+	const char *z = memchr(s, '\0', len);
+	size_t at, i;
+
+	if (z == NULL)
+		return 0;
+	at = (size_t)(z - s);
+	err->line = 1;
+	err->column = 1;
+	for (i = 0; i < at; i++) {
+		if (s[i] == '\n') {
+			err->line++;
+			err->column = 1;
+		} else
+			err->column++;
+	}
+	err->position = at < INT_MAX ? (int)at : INT_MAX;
+	snprintf(err->text, sizeof(err->text), "invalid token (a NUL byte)");
+	return 1;
+}
+
 json_t *
 pdb_json_load(const char *s, size_t len, size_t flags, json_error_t *err,
     int *nomem)
@@ -206,6 +236,9 @@ pdb_json_load(const char *s, size_t len, size_t flags, json_error_t *err,
 
 	memset(&g, 0, sizeof(g));
 	memset(err, 0, sizeof(*err));
+	*nomem = 0;
+	if (nul_byte(s, len, err))
+		return NULL;
 	pdb_json_watch();
 	guard = &g;
 	doc = guarded_load(&g, s, len, flags, err);
