@@ -958,6 +958,9 @@ head_scan(struct head_scan *sc, const char *d, size_t len)
 			continue;
 		if (sc->after)
 			return c == '[' ? 1 : -1;
+		/* Not an object: read whole, where Jansson says what it is. */
+		if (sc->depth == 0 && c != '{')
+			return -1;
 		if (sc->cc_after) {
 			sc->cc_after = 0;
 			if (c == '[')
@@ -975,7 +978,10 @@ head_scan(struct head_scan *sc, const char *d, size_t len)
 			break;
 		case '}':
 		case ']':
-			if (--sc->depth == 1 && sc->cc0 != 0 && sc->cc1 == 0)
+			/* The object ended without "nodes": read whole. */
+			if (--sc->depth <= 0)
+				return -1;
+			if (sc->depth == 1 && sc->cc0 != 0 && sc->cc1 == 0)
 				sc->cc1 = sc->i + 1;
 			break;
 		case ',':
@@ -999,17 +1005,18 @@ head_scan(struct head_scan *sc, const char *d, size_t len)
  * Jansson's tree of them all would take ten times the text.  The array
  * is cut at commas between its elements; every byte of it goes to
  * Jansson, each cut comma after a placeholder element "0" that is then
- * skipped, so that the batches judge the text as the whole would.
+ * skipped, and each batch inside one more array, so that the batches
+ * judge the text as the whole would, nesting depth included.
  */
 static int
 ccs_of_text(struct pdb_input *in, struct pdb *db, const char *t, size_t len,
     uint64_t off)
 {
 	json_error_t err;
-	json_t *doc;
+	json_t *doc, *a;
 	char *b = NULL;
 	size_t i, depth = 0, cut = 0, end, count = 0, first = 0, cap = 0;
-	size_t blen, lead;
+	size_t blen, lead, skip;
 	int in_str = 0, rc = 0, nomem;
 
 	for (i = 1; i < len && rc == 0; i++) {
@@ -1036,24 +1043,30 @@ ccs_of_text(struct pdb_input *in, struct pdb *db, const char *t, size_t len,
 			end = len;
 		else
 			continue;
-		/* The first batch starts at the array's '[', the others
-		 * at their comma, after "[0"; all but the last end in a
-		 * ']' of their own. */
-		lead = cut == 0 ? 0 : 2;
-		blen = lead + (end - cut) + (end < len);
+		/*
+		 * "[" and the first batch from the array's '[', or "[[0"
+		 * and the others from their comma; a ']' of their own for
+		 * all but the last, and one for the "[".
+		 */
+		skip = cut != 0;
+		lead = 1 + 2 * skip;
+		blen = lead + (end - cut) + (end < len) + 1;
 		if (pdb_buf_reserve(&b, &cap, blen) != 0) {
 			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 			break;
 		}
-		if (lead != 0) {
-			b[0] = '[';
-			b[1] = '0';
+		b[0] = '[';
+		if (skip) {
+			b[1] = '[';
+			b[2] = '0';
 		}
 		memcpy(b + lead, t + cut, end - cut);
 		if (end < len)
-			b[blen - 1] = ']';
+			b[blen - 2] = ']';
+		b[blen - 1] = ']';
 		doc = pdb_json_load(b, blen, JSON_REJECT_DUPLICATES, &err,
 		    &nomem);
+		a = json_array_get(doc, 0);
 		if (nomem)
 			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 		else if (doc == NULL)
@@ -1061,8 +1074,8 @@ ccs_of_text(struct pdb_input *in, struct pdb *db, const char *t, size_t len,
 			    ": %s", in->name, off + cut + (size_t)err.position -
 			    lead, err.text);
 		else {
-			rc = ccs_of_array(in, db, doc, lead / 2, first);
-			first += json_array_size(doc) - lead / 2;
+			rc = ccs_of_array(in, db, a, skip, first);
+			first += json_array_size(a) - skip;
 		}
 		json_decref(doc);
 		cut = end;
@@ -1072,47 +1085,52 @@ ccs_of_text(struct pdb_input *in, struct pdb *db, const char *t, size_t len,
 	return rc;
 }
 
-/* Whether the rest of the document after its nodes just closes it. */
-static int
-just_closes(const char *t, size_t len)
-{
-	size_t i = 0;
-	int closed = 0;
+/*
+ * The document's bytes before its nodes, with the cost centres' array at
+ * [cc0, cc1) of them (both 0 without one) cut out for "[]": what Jansson
+ * reads of the document but the nodes and the cost centres.
+ */
+struct head {
+	char		*text;		/* len bytes, room for 3 more */
+	size_t		 len, cc0, cc1;
+};
 
-	for (; i < len; i++) {
-		if (t[i] == '}' && !closed)
-			closed = 1;
-		else if (t[i] != ' ' && t[i] != '\t' && t[i] != '\n' &&
-		    t[i] != '\r')
-			return 0;
-	}
-	return closed;
+/* The offset in the document of byte at of h's text followed by "[]"
+ * for nodes of nlen bytes and what came after them. */
+static uint64_t
+head_offset(const struct head *h, size_t at, uint64_t nlen)
+{
+	uint64_t o = at;
+
+	if (h->cc1 != 0 && at > h->cc0 + 1)
+		o += h->cc1 - h->cc0 - 2;
+	if (at > h->len + 1)
+		o += nlen - 2;
+	return o;
 }
 
 /*
- * The rest after the nodes, t[0, tlen), judged as the whole document
- * would be: head[0, hlen) is what came before them, nlen their length,
- * at byte base of the file.  Almost always just "}".
+ * What came after the nodes, t[0, tlen), when it does not just close the
+ * document: judged by Jansson as the whole document would be (a key
+ * given twice, for one).  nlen is the nodes' length, base where the
+ * document starts.
  */
 static int
-tail_check(struct pdb_input *in, struct pdb *db, const char *head,
-    size_t hlen, size_t nlen, const char *t, size_t tlen, uint64_t base)
+tail_check(struct pdb_input *in, struct pdb *db, const struct head *h,
+    uint64_t nlen, const char *t, size_t tlen, uint64_t base)
 {
 	json_error_t err;
 	json_t *doc;
 	char *d;
-	size_t at;
 	int nomem;
 
-	if (just_closes(t, tlen))
-		return 0;
-	if ((d = malloc(hlen + 2 + tlen)) == NULL)
+	if ((d = malloc(h->len + 2 + tlen)) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	memcpy(d, head, hlen);
-	d[hlen] = '[';
-	d[hlen + 1] = ']';
-	memcpy(d + hlen + 2, t, tlen);
-	doc = pdb_json_load(d, hlen + 2 + tlen, JSON_REJECT_DUPLICATES, &err,
+	memcpy(d, h->text, h->len);
+	d[h->len] = '[';
+	d[h->len + 1] = ']';
+	memcpy(d + h->len + 2, t, tlen);
+	doc = pdb_json_load(d, h->len + 2 + tlen, JSON_REJECT_DUPLICATES, &err,
 	    &nomem);
 	free(d);
 	json_decref(doc);
@@ -1120,11 +1138,54 @@ tail_check(struct pdb_input *in, struct pdb *db, const char *head,
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	if (doc != NULL)
 		return 0;
-	at = (size_t)err.position;
-	if (at > hlen + 1)
-		at += nlen - 2;
 	return pdb_seterr(db, PDB_EFORMAT, "%s: byte %" PRIu64 ": %s",
-	    in->name, base + at, err.text);
+	    in->name, base + head_offset(h, (size_t)err.position, nlen),
+	    err.text);
+}
+
+/*
+ * Read what follows the nodes to the end.  Normally it is white space,
+ * the '}' that closes the document and white space, checked here as it
+ * comes; anything else is kept in *t for tail_check().
+ */
+static int
+read_tail(struct pdb_input *in, struct pdb *db, char **t, size_t *tlen,
+    int *closed)
+{
+	const unsigned char *p;
+	size_t cap = 0, i;
+	long got;
+	int more = 0;
+
+	*closed = 0;
+	while ((got = pdb_in_fill(in, CHUNK)) > 0) {
+		p = in->buf + in->pos;
+		for (i = 0; !more && i < (size_t)got; i++) {
+			if (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' ||
+			    p[i] == '\r')
+				continue;
+			if (*closed)
+				return pdb_seterr(db, PDB_EFORMAT, "%s: byte %"
+				    PRIu64 ": end of file expected", in->name,
+				    pdb_in_offset(in) + i);
+			if (p[i] == '}')
+				*closed = 1;
+			else
+				more = 1;
+		}
+		if (!*closed) {
+			if (pdb_buf_reserve(t, &cap, *tlen + (size_t)got) !=
+			    0)
+				return pdb_seterr(db, PDB_ENOMEM,
+				    "out of memory");
+			memcpy(*t + *tlen, p, (size_t)got);
+			*tlen += (size_t)got;
+		}
+		in->pos = in->len;
+	}
+	if (got < 0)
+		return pdb_in_seterr(in, db, pdb_in_offset(in));
+	return 0;
 }
 
 /*
@@ -1139,18 +1200,21 @@ read_streamed(struct pdb_input *in, struct pdb *db,
 		"version", "metadata", "metrics", "modules", "cost_centres"
 	};
 	struct head_scan sc;
+	struct head h;
 	struct nodes n;
 	struct feed f;
 	json_error_t err;
 	json_t *doc = NULL;
-	char *head = NULL, *tail = NULL, *text;
+	char *tail = NULL;
+	const char *d;
 	const unsigned char *chunk;
-	uint64_t base = pdb_in_offset(in);
-	size_t hlen, nlen = 0, tlen = 0, tcap = 0, len, want, i, cc0, cc1;
+	uint64_t base = pdb_in_offset(in), nlen = 0;
+	size_t hlen, tlen = 0, len, want, i;
 	long got;
-	int rc = 0, found = 0, nomem;
+	int rc = 0, found = 0, closed, nomem;
 
 	memset(&sc, 0, sizeof(sc));
+	memset(&h, 0, sizeof(h));
 	memset(&n, 0, sizeof(n));
 	n.in = in;
 	n.db = db;
@@ -1175,53 +1239,47 @@ read_streamed(struct pdb_input *in, struct pdb *db,
 	 * The tables: what came before, with "nodes": [] closing it, and
 	 * the cost centres, most of it, left for ccs_of_text().
 	 */
+	d = (const char *)in->buf + in->pos;
 	hlen = sc.i;
-	cc0 = sc.cc1 != 0 ? sc.cc0 : 0;
-	cc1 = sc.cc1 != 0 ? sc.cc1 : 0;
-	if ((head = malloc(hlen)) == NULL ||
-	    (text = malloc(hlen - (cc1 - cc0) + 5)) == NULL) {
-		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		goto out;
+	h.cc0 = sc.cc1 != 0 ? sc.cc0 : 0;
+	h.cc1 = sc.cc1;
+	if ((h.text = malloc(hlen - (h.cc1 - h.cc0) + 5)) == NULL)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	memcpy(h.text, d, h.cc0);
+	h.len = h.cc0;
+	if (h.cc1 != 0) {
+		h.text[h.len++] = '[';
+		h.text[h.len++] = ']';
 	}
-	memcpy(head, in->buf + in->pos, hlen);
-	memcpy(text, head, cc0);
-	len = cc0;
-	if (cc1 != 0) {
-		text[len++] = '[';
-		text[len++] = ']';
-	}
-	memcpy(text + len, head + cc1, hlen - cc1);
-	len += hlen - cc1;
-	text[len++] = '[';
-	text[len++] = ']';
-	text[len++] = '}';
-	doc = pdb_json_load(text, len, JSON_REJECT_DUPLICATES, &err,
+	memcpy(h.text + h.len, d + h.cc1, hlen - h.cc1);
+	h.len += hlen - h.cc1;
+	memcpy(h.text + h.len, "[]}", 3);
+	doc = pdb_json_load(h.text, h.len + 3, JSON_REJECT_DUPLICATES, &err,
 	    &nomem);
-	free(text);
 	if (nomem) {
 		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 		goto out;
 	}
 	if (doc == NULL) {
 		*whole = 0;
-		i = (size_t)err.position;
-		if (cc1 != 0 && i > cc0 + 1)
-			i += cc1 - cc0 - 2;
 		rc = pdb_seterr(db, PDB_EFORMAT, "%s: byte %" PRIu64 ": %s",
-		    in->name, base + i, err.text);
+		    in->name, base + head_offset(&h, (size_t)err.position, 2),
+		    err.text);
 		goto out;
 	}
 	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
 		if (json_object_get(doc, tables[i]) == NULL)
 			goto out;	/* a table may come after the nodes */
 	*whole = 0;
-	in->pos += hlen;
 	rc = tables_of_doc(in, db, doc);
 	/* Its strings are copied: the tree of them is done with. */
 	json_decref(doc);
 	doc = NULL;
-	if (rc == 0 && cc1 != 0)
-		rc = ccs_of_text(in, db, head + cc0, cc1 - cc0, base + cc0);
+	/* The cost centres, still in the input's buffer. */
+	if (rc == 0 && h.cc1 != 0)
+		rc = ccs_of_text(in, db, d + h.cc0, h.cc1 - h.cc0,
+		    base + h.cc0);
+	in->pos += hlen;
 	if (rc != 0 || (rc = nodes_begin(&n)) != 0)
 		goto out;
 	if ((rc = feed_open(&f, &n)) != 0)
@@ -1248,33 +1306,17 @@ read_streamed(struct pdb_input *in, struct pdb *db,
 		in->pos += len;
 		nlen += len;
 	}
-	if ((rc = feed_end(&f, in->buf + in->pos, pdb_in_offset(in))) != 0)
-		goto nodes_out;
-	/* The rest, normally the '}' that closes the document. */
-	for (;;) {
-		if ((got = pdb_in_fill(in, CHUNK)) < 0) {
-			rc = pdb_in_seterr(in, db, pdb_in_offset(in));
-			goto nodes_out;
-		}
-		if (got == 0)
-			break;
-		if (pdb_buf_reserve(&tail, &tcap, tlen + (size_t)got) != 0) {
-			rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
-			goto nodes_out;
-		}
-		memcpy(tail + tlen, in->buf + in->pos, (size_t)got);
-		tlen += (size_t)got;
-		in->pos = in->len;
-	}
-	if ((rc = tail_check(in, db, head, hlen, nlen, tail, tlen, base)) !=
-	    0 || (rc = nodes_done(&n)) != 0)
+	if ((rc = feed_end(&f, in->buf + in->pos, pdb_in_offset(in))) != 0 ||
+	    (rc = read_tail(in, db, &tail, &tlen, &closed)) != 0 ||
+	    (!closed && (rc = tail_check(in, db, &h, nlen, tail, tlen,
+	    base)) != 0) || (rc = nodes_done(&n)) != 0)
 		goto nodes_out;
 	if (sink->end)
 		rc = sink->end(sink->arg, db);
 nodes_out:
 	feed_close(&f);
 out:
-	free(head);
+	free(h.text);
 	free(tail);
 	free(n.left);
 	free(n.vals);

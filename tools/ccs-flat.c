@@ -112,8 +112,7 @@ module_ranks(const struct pdb *db)
 static int
 cmp_names(const void *a, const void *b)
 {
-	const struct row *x = *(const struct row *const *)a;
-	const struct row *y = *(const struct row *const *)b;
+	const struct row *x = a, *y = b;
 
 	if (x->modrank != y->modrank)
 		return x->modrank < y->modrank ? -1 : 1;
@@ -130,7 +129,7 @@ cmp_names(const void *a, const void *b)
 static int
 names_repeat(const struct row *rows, size_t n)
 {
-	const struct row **by;
+	struct row *by;
 	size_t i;
 	int again = 0;
 
@@ -138,8 +137,7 @@ names_repeat(const struct row *rows, size_t n)
 		return 0;
 	if ((by = calloc(n, sizeof(*by))) == NULL)
 		return -1;
-	for (i = 0; i < n; i++)
-		by[i] = &rows[i];
+	memcpy(by, rows, n * sizeof(*by));
 	qsort(by, n, sizeof(*by), cmp_names);
 	for (i = 1; i < n && !again; i++)
 		again = cmp_names(&by[i - 1], &by[i]) == 0;

@@ -177,7 +177,10 @@ Test(json, bad_big_documents)
 	expect_error_big("\"nodes\":[[0,0,99999999999999999999]]}",
 	    "integer");
 	/* Wrong after the nodes, or the nodes cut short. */
-	expect_error_big("\"nodes\":[[0,0,1]]} x", ": ");
+	expect_error_big("\"nodes\":[[0,0,1]]} x", "end of file expected");
+	expect_error_big("\"nodes\":[[0,0,1]]} \n }", "end of file expected");
+	expect_error_big("\"nodes\":[[0,0,1]] \n ", "'}' expected");
+	expect_error_big("\"nodes\":[[0,0,1]],\"x\":[}", "unexpected");
 	expect_error_big("\"nodes\":[[0,0,1]", ": ");
 }
 
@@ -378,7 +381,7 @@ Test(json, any_order_of_the_keys)
 static char *
 many_ccs_doc(int n, int bad, const char *text)
 {
-	size_t cap = (size_t)n * 80 + 400, len;
+	size_t cap = (size_t)n * 80 + 400 + strlen(text), len;
 	char *doc = malloc(cap);
 	int i;
 
@@ -465,6 +468,31 @@ Test(json, cost_centres_a_batch_at_a_time)
 		doc = many_ccs_doc(3000, at[k], "{\"label\":\"x\","
 		    "\"module\":0,\"src\":\"\\u00\"}");
 		expect_ccs_error(doc, "");
+		free(doc);
+	}
+	/*
+	 * Nested as deep as Jansson goes, in the document: a batch is one
+	 * level deeper than its elements, as the document is.
+	 */
+	for (k = 0; k < 2; k++) {
+		char deep[4200], *p = deep;
+
+		p += sprintf(p, "{\"label\":\"x\",\"module\":0,\"src\":\"\","
+		    "\"x\":");
+		memset(p, '[', 2046 - k);
+		memset(p + 2046 - k, ']', 2046 - k);
+		strcpy(p + 2 * (2046 - k), "}");
+		doc = many_ccs_doc(3000, 1500, deep);
+		if (k == 0)
+			expect_ccs_error(doc, "maximum parsing depth");
+		else {
+			in = write_temp(doc, strlen(doc), ".json");
+			run(&r, "ccs-flat --tsv %s", in);
+			cr_expect_eq(r.status, 0, "one level less: %s", r.err);
+			run_free(&r);
+			unlink(in);
+			free(in);
+		}
 		free(doc);
 	}
 	/* A comma with no element after it, between batches or last. */

@@ -592,7 +592,49 @@ fuzz_exercise(struct pdb *db, uint64_t seed)
 	pdb_sel_free(sel);
 }
 
-/* Whether a and b read alike: both failed, or the same tree. */
+/* Whether a and b have the same names, metrics and metadata. */
+static int
+same_tables(struct pdb *a, struct pdb *b)
+{
+	const struct pdb_metric *ma, *mb;
+	const char *ka, *va, *kb, *vb;
+	struct pdb_cc ca, cb;
+	uint32_t c;
+	unsigned m;
+	size_t i;
+
+	if (pdb_cc_count(a) != pdb_cc_count(b) ||
+	    pdb_metric_count(a) != pdb_metric_count(b) ||
+	    pdb_meta_count(a) != pdb_meta_count(b))
+		return 0;
+	for (c = 0; c < pdb_cc_count(a); c++) {
+		pdb_cc(a, c, &ca);
+		pdb_cc(b, c, &cb);
+		if (strcmp(ca.label, cb.label) != 0 ||
+		    strcmp(ca.module, cb.module) != 0 ||
+		    strcmp(ca.src, cb.src) != 0 || ca.flags != cb.flags ||
+		    ca.profile_id != cb.profile_id)
+			return 0;
+	}
+	for (m = 0; m < pdb_metric_count(a); m++) {
+		ma = pdb_metric(a, m);
+		mb = pdb_metric(b, m);
+		if (strcmp(ma->name, mb->name) != 0 ||
+		    strcmp(ma->unit, mb->unit) != 0 || ma->kind != mb->kind ||
+		    ma->flags != mb->flags)
+			return 0;
+	}
+	for (i = 0; i < pdb_meta_count(a); i++) {
+		pdb_meta_at(a, i, &ka, &va);
+		pdb_meta_at(b, i, &kb, &vb);
+		if (strcmp(ka, kb) != 0 || strcmp(va, vb) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether a and b read alike: both failed, or the same tree, names,
+ * metrics and metadata included. */
 int
 fuzz_same_tree(struct pdb *a, struct pdb *b)
 {
@@ -601,9 +643,7 @@ fuzz_same_tree(struct pdb *a, struct pdb *b)
 
 	if (a == NULL || b == NULL)
 		return a == b;
-	if (pdb_node_count(a) != pdb_node_count(b) ||
-	    pdb_cc_count(a) != pdb_cc_count(b) ||
-	    pdb_metric_count(a) != pdb_metric_count(b))
+	if (pdb_node_count(a) != pdb_node_count(b) || !same_tables(a, b))
 		return 0;
 	/* Read the same way, the trees are the same node for node. */
 	for (n = 0; n < pdb_node_count(a); n++) {

@@ -49,7 +49,7 @@ void		 fuzz_read(const struct pdb_format *fmt, const uint8_t *data,
 void		 fuzz_exercise(struct pdb *db, uint64_t seed);
 
 /* Whether a and b read alike: both failed (NULL), or the same tree,
- * node for node. */
+ * node for node, with the same names, metrics and metadata. */
 int		 fuzz_same_tree(struct pdb *a, struct pdb *b);
 
 /* An invariant broke: print it and abort (libFuzzer saves the input). */
