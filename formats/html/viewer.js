@@ -556,8 +556,12 @@
 		metricSel.append(o);
 	});
 	metricSel.value = String(S.metric);
+	/* The minimum is in the unit of the metric shown: say which. */
+	const minUnit = el('span', 'unit', D.metrics.length ? D.metrics[S.metric].unit : '');
+	minUnit.id = 'min-unit';
 	metricSel.addEventListener('change', function () {
 		S.metric = Number(metricSel.value);
+		minUnit.textContent = D.metrics[S.metric].unit;
 		recompute();
 	});
 	function textInput(id, placeholder) {
@@ -584,10 +588,12 @@
 	searchBtn.id = 'find';
 	const hotBtn = el('button', '', 'Expand hot arm');
 	hotBtn.id = 'expand-hot';
+	const minLabel = labelled('min inclusive', minIn);
+	minLabel.append(' ', minUnit);
 	const pats = el('span', 'patterns');
 	pats.append(labelled('select', selectIn), ' ', labelled('de-select', deselectIn));
 	controls.append(labelled('metric', metricSel), pats,
-	    labelled('min inclusive', minIn), labelled('exclude', excludeIn),
+	    minLabel, labelled('exclude', excludeIn),
 	    applyBtn, resetBtn, labelled('search', searchIn), searchBtn, hotBtn);
 
 	function apply() {

@@ -118,8 +118,11 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	check(await page.$eval('#view-flame canvas', (c) => c.height > 0 && c.width > 0), 'flame graph drawn');
 
 	// Another metric.
+	check(await page.textContent('#min-unit') === 'ticks', 'the minimum is in ticks');
 	await page.selectOption('#metric', { label: 'alloc (bytes)' });
 	check(/bytes/.test(await page.textContent('#status')), 'metric chosen in the page');
+	check(await page.textContent('#min-unit') === 'bytes',
+	    `the minimum follows the metric: ${await page.textContent('#min-unit')}`);
 	await page.click('#tab-tree');
 	await page.click('#expand-hot');
 	await page.screenshot({ path: `${scratch}/mj.png`, fullPage: true });
