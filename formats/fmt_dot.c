@@ -1003,53 +1003,6 @@ sb_value(struct sbuf *b, const struct dot *d, int64_t v)
 	sb_printf(b, "%" PRId64 " (%.1f%%)", v, pct(v, d->total));
 }
 
-struct ccname {
-	const char	*module, *label;
-	uint32_t	 cc;
-};
-
-static int
-cmp_ccname(const void *a, const void *b)
-{
-	const struct ccname *x = a, *y = b;
-	int c = strcmp(x->module, y->module);
-
-	return c != 0 ? c : strcmp(x->label, y->label);
-}
-
-/*
- * Per cost centre of db, whether another has the same label and module,
- * as GHC's -fprof-auto-calls makes one for every call of a function:
- * their labels then add the source location.  NULL when out of memory.
- */
-static unsigned char *
-names_shared(const struct pdb *db)
-{
-	uint32_t n = pdb_cc_count(db), i, j, k;
-	struct ccname *v = malloc(((size_t)n + 1) * sizeof(*v));
-	unsigned char *shared = calloc((size_t)n + 1, 1);
-
-	if (v == NULL || shared == NULL) {
-		free(v);
-		free(shared);
-		return NULL;
-	}
-	for (i = 0; i < n; i++) {
-		v[i].module = pdb_cc_module(db, i);
-		v[i].label = pdb_cc_label(db, i);
-		v[i].cc = i;
-	}
-	qsort(v, n, sizeof(*v), cmp_ccname);
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && cmp_ccname(&v[i], &v[j]) == 0; j++)
-			;
-		for (k = i; j - i > 1 && k < j; k++)
-			shared[v[k].cc] = 1;
-	}
-	free(v);
-	return shared;
-}
-
 /* The label of cost centre cc: name, module, the source location when
  * the name is shared, then lines of values. */
 static void
@@ -1196,7 +1149,8 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 	/* NOLINTBEGIN(bugprone-sizeof-expression) */
 	if ((picks = malloc(((size_t)d->ncc + 1) * sizeof(*picks))) == NULL ||
 	    (gnode = calloc(d->ncc + 1, sizeof(*gnode))) == NULL ||
-	    (d->shared = names_shared(d->db)) == NULL)
+	    (d->shared = malloc((size_t)d->ncc + 1)) == NULL ||
+	    pdb_names_shared(d->db, NULL, d->ncc, d->shared) < 0)
 		goto oom;
 	/* NOLINTEND(bugprone-sizeof-expression) */
 	for (cc = 0; cc < d->ncc; cc++) {
@@ -1361,7 +1315,8 @@ build_tree(struct dot *d, Agraph_t **gp)
 	/* NOLINTBEGIN(bugprone-sizeof-expression) */
 	if ((picks = malloc(((size_t)d->nn + 1) * sizeof(*picks))) == NULL ||
 	    (gnode = calloc(d->nn + 1, sizeof(*gnode))) == NULL ||
-	    (d->shared = names_shared(d->db)) == NULL)
+	    (d->shared = malloc((size_t)d->ncc + 1)) == NULL ||
+	    pdb_names_shared(d->db, NULL, d->ncc, d->shared) < 0)
 		goto oom;
 	/* NOLINTEND(bugprone-sizeof-expression) */
 	for (i = 0; i < d->nn; i++) {

@@ -121,28 +121,6 @@ ghcjson_probe(const unsigned char *head, size_t len)
 	return 10;
 }
 
-/*
- * Jansson takes a NUL byte between tokens for white space; JSON allows
- * none anywhere (in a string it must be escaped), and the yajl stream
- * refuses it, so refuse it here too, with its line and column.
- */
-static int
-refuse_nul(struct pdb *db, const char *name, const char *data, size_t len)
-{
-	const char *nul = memchr(data, '\0', len), *p, *start = data;
-	unsigned long long line = 1;
-
-	if (nul == NULL)
-		return 0;
-	for (p = data; p < nul; p++)
-		if (*p == '\n') {
-			line++;
-			start = p + 1;
-		}
-	return pdb_seterr(db, PDB_EFORMAT, "%s:%llu:%llu: NUL character",
-	    name, line, (unsigned long long)(nul - start));
-}
-
 static int
 ghcjson_read(struct pdb_input *in, struct pdb *db,
     const struct pdb_sink *sink, const struct pdb_opts *opts)
@@ -167,10 +145,6 @@ ghcjson_read(struct pdb_input *in, struct pdb *db,
 	c.name = in->name;
 	if (pdb_in_slurp(in, db, &data, &len) != 0)
 		return pdb_errcode(db) ? pdb_errcode(db) : PDB_EIO;
-	if ((rc = refuse_nul(db, c.name, data, len)) != 0) {
-		free(data);
-		return rc;
-	}
 	root = pdb_json_load(data, len, JSON_REJECT_DUPLICATES, &jerr, &nomem);
 	free(data);
 	if (nomem)

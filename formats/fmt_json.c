@@ -695,15 +695,13 @@ ccs_of_array(struct pdb_input *in, struct pdb *db, json_t *j, size_t k,
 	char *s1 = NULL, *s2 = NULL;
 	uint32_t cc;
 	size_t i;
-	json_t *v;
 	int rc = PDB_OK;
 
-	json_array_foreach(j, i, v) {
+	for (i = k; i < json_array_size(j); i++) {
+		json_t *v = json_array_get(j, i);
 		json_t *jm = json_object_get(v, "module");
 		json_int_t id = json_integer_value(json_object_get(v, "id"));
 
-		if (i < k)
-			continue;
 		s1 = unjstr(json_object_get(v, "label"));
 		s2 = unjstr(json_object_get(v, "src"));
 		if (s1 == NULL || s2 == NULL || !json_is_integer(jm) ||

@@ -526,6 +526,15 @@ size_t		 pdb_utf8_valid(const unsigned char *p, size_t n);
 /* Whether the string s is UTF-8, as a JSON string must be. */
 int		 pdb_utf8_string(const char *s);
 
+/*
+ * Of the n cost centres ccs of db (NULL: its first n), set shared[i] when
+ * another of them has the same label and module, as GHC's
+ * -fprof-auto-calls makes one a call site (names.c).  Returns whether any
+ * does, or -1 when out of memory.
+ */
+int		 pdb_names_shared(const struct pdb *db, const uint32_t *ccs,
+		    size_t n, unsigned char *shared);
+
 /* Make the malloc'd buffer *pp hold at least need bytes, growing *cap.
  * Returns 0, or -1 when out of memory (the buffer is left as it was). */
 int		 pdb_buf_reserve(void *pp, size_t *cap, size_t need);

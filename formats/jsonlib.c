@@ -199,9 +199,10 @@ guarded_load(struct guard *g, const char *s, size_t len, size_t flags,
 }
 
 /*
- * A NUL byte is no JSON, but Jansson takes one right after a number for
- * the number's end ("[1\0]" reads as [1]), where yajl, which reads the
- * big files, refuses it: refused here too, where Jansson would say.
+ * A NUL byte is no JSON (in a string it must be escaped), but Jansson
+ * takes one between tokens for white space ("[1\0]" reads as [1]), where
+ * yajl, which reads the big files, refuses it: refused here too, for
+ * every reader, at the line and column Jansson would give.
  */
 static int
 nul_byte(const char *s, size_t len, json_error_t *err)
@@ -222,7 +223,7 @@ nul_byte(const char *s, size_t len, json_error_t *err)
 			err->column++;
 	}
 	err->position = at < INT_MAX ? (int)at : INT_MAX;
-	snprintf(err->text, sizeof(err->text), "invalid token (a NUL byte)");
+	snprintf(err->text, sizeof(err->text), "NUL character");
 	return 1;
 }
 

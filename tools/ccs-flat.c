@@ -109,40 +109,26 @@ module_ranks(const struct pdb *db)
 	return rank;
 }
 
-static int
-cmp_names(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-
-	if (x->modrank != y->modrank)
-		return x->modrank < y->modrank ? -1 : 1;
-	if (x->prefix != y->prefix)
-		return x->prefix < y->prefix ? -1 : 1;
-	return strcmp(x->label, y->label);
-}
-
 /*
- * Whether two of the rows have the same label in the same module, as
- * GHC's -fprof-auto-calls makes one for every call of a function: then
+ * Whether two of the rows have the same label in the same module: then
  * only their source locations tell them apart.  -1 when out of memory.
  */
 static int
-names_repeat(const struct row *rows, size_t n)
+names_repeat(const struct pdb *db, const struct row *rows, size_t n)
 {
-	struct row *by;
+	unsigned char *shared = calloc(n ? n : 1, 1);
+	uint32_t *ccs = calloc(n ? n : 1, sizeof(*ccs));
 	size_t i;
-	int again = 0;
+	int any = -1;
 
-	if (n < 2)
-		return 0;
-	if ((by = calloc(n, sizeof(*by))) == NULL)
-		return -1;
-	memcpy(by, rows, n * sizeof(*by));
-	qsort(by, n, sizeof(*by), cmp_names);
-	for (i = 1; i < n && !again; i++)
-		again = cmp_names(&by[i - 1], &by[i]) == 0;
-	free(by);
-	return again;
+	if (shared != NULL && ccs != NULL) {
+		for (i = 0; i < n; i++)
+			ccs[i] = rows[i].cc;
+		any = pdb_names_shared(db, ccs, n, shared);
+	}
+	free(shared);
+	free(ccs);
+	return any;
 }
 
 /* Write s for a TSV field, escaped (tool_put_text()). */
@@ -376,7 +362,7 @@ main(int argc, char *argv[])
 		n = (size_t)top;
 
 	/* The table names the sources when the names alone are not enough. */
-	if (!tsv && (src = names_repeat(rows, n)) < 0) {
+	if (!tsv && (src = names_repeat(db, rows, n)) < 0) {
 		tool_warnx("out of memory");
 		goto out;
 	}
