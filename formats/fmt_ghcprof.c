@@ -757,6 +757,16 @@ split_names(struct reader *r, char *line, size_t end, struct row *row)
 	    src++)
 		;
 	srcend = end;
+	/*
+	 * GHC prints a location for every cost centre ("<built-in>",
+	 * "<no location info>"), so a missing one is a damaged line, most
+	 * often one whose module was deleted, its SRC then read as module.
+	 */
+	if (src == srcend && r->lay.has_src)
+		return pdb_seterr(r->db, PDB_EFORMAT,
+		    "%s:%llu: no source location in the SRC column (is the "
+		    "module name missing?)", r->in->name,
+		    (unsigned long long)r->lineno);
 	if (src < srcend && !r->lay.has_src)
 		return pdb_seterr(r->db, PDB_EFORMAT,
 		    "%s:%llu: unexpected '%.*s' after the module name",

@@ -1344,6 +1344,13 @@ Test(ghcprof, bad_lines)
 	    "           ");
 	expect_error(bad, ":35: no module name");
 	free(bad);
+
+	/* the module deleted: SRC moves into the MODULE column */
+	bad = replace(text, "  main       Main                  "
+	    "Main.hs:3:1-23         248", "  main       Main.hs:3:1-23      "
+	    "                          248");
+	expect_error(bad, ":35: no source location in the SRC column");
+	free(bad);
 	free(text);
 
 	/* -p without the totals it needs */
