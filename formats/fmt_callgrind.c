@@ -413,33 +413,6 @@ name_finish(struct pdb_callgrind *w, struct fn *tab, uint32_t fid)
 	return htab_add(&w->names, hv, fid);
 }
 
-/*
- * Split a GHC source location "Main.hs:16:1-41" or "Main.hs:(18,1)-(19,28)"
- * into its file part and line.  Returns 0 when src has no such form.
- */
-static int
-src_split(const char *src, size_t *flen, uint64_t *line)
-{
-	const char *p, *q;
-	uint64_t v;
-
-	for (p = strchr(src, ':'); p != NULL; p = strchr(p + 1, ':')) {
-		q = p + 1;
-		if (*q == '(')
-			q++;
-		if (*q < '0' || *q > '9' || p == src)
-			continue;
-		for (v = 0; *q >= '0' && *q <= '9' && v < UINT32_MAX; q++)
-			v = v * 10 + (uint64_t)(*q - '0');
-		if (*q != ':' && *q != ',' && *q != '\0')
-			continue;
-		*flen = (size_t)(p - src);
-		*line = v < UINT32_MAX ? v : 0;
-		return 1;
-	}
-	return 0;
-}
-
 /* Write "tag=(id) name" the first time, "tag=(id)" after. */
 static void
 put_fn(struct pdb_callgrind *w, const char *tag, uint32_t fid)
@@ -918,7 +891,7 @@ name_bases(struct pdb_callgrind *w)
 		modfile[i] = PDB_NONE;
 	for (b = 0; b < w->nbases; b++) {
 		pdb_cc(db, w->bases[b].cc, &cc);
-		if (src_split(cc.src, &flen, &line)) {
+		if (pdb_src_split(cc.src, &flen, &line, NULL)) {
 			if ((f = file_intern(w, cc.src, flen)) == PDB_NONE)
 				goto out;
 			w->bases[b].file = f;

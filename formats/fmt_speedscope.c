@@ -27,6 +27,35 @@ utf8_string(const char *s)
 }
 
 /*
+ * The place of a frame from its source location: the file part, line and
+ * column of a GHC location; none from GHC's "<built-in>" and the like; the
+ * whole location otherwise.  A file that is not UTF-8 is left out.
+ */
+static int
+set_place(json_t *f, const char *src)
+{
+	uint64_t line, col;
+	size_t flen;
+	char *file;
+	int rc;
+
+	if (pdb_src_split(src, &flen, &line, &col)) {
+		if ((file = strndup(src, flen)) == NULL)
+			return -1;
+		rc = pdb_utf8_string(file) && (json_object_set_new(f, "file",
+		    json_string(file)) != 0 || json_object_set_new(f, "line",
+		    json_integer((json_int_t)line)) != 0 || (col > 0 &&
+		    json_object_set_new(f, "col",
+		    json_integer((json_int_t)col)) != 0));
+		free(file);
+		return rc ? -1 : 0;
+	}
+	if (*src == '\0' || *src == '<' || !pdb_utf8_string(src))
+		return 0;
+	return json_object_set_new(f, "file", json_string(src));
+}
+
+/*
  * The frames, one a cost centre.  NULL only when out of memory: a
  * failure is never taken for a name that is not UTF-8, which would
  * leave a frame out and number the frames after it wrong.
@@ -42,14 +71,12 @@ frames_of(struct pdb *db)
 		return NULL;
 	for (i = 0; i < pdb_cc_count(db); i++) {
 		pdb_cc(db, i, &cc);
-		/* Invalid UTF-8 cannot be a JSON string: say so instead,
-		 * and leave out a file that is not UTF-8. */
+		/* Invalid UTF-8 cannot be a JSON string: say so instead. */
 		if ((f = json_object()) == NULL ||
 		    json_array_append_new(frames, f) != 0 ||
 		    json_object_set_new(f, "name",
 		    utf8_string(pdb_cc_fullname(db, i))) != 0 ||
-		    (*cc.src != '\0' && pdb_utf8_string(cc.src) &&
-		    json_object_set_new(f, "file", json_string(cc.src)) != 0)) {
+		    set_place(f, cc.src) != 0) {
 			json_decref(frames);
 			return NULL;
 		}

@@ -535,6 +535,15 @@ int		 pdb_utf8_string(const char *s);
 int		 pdb_names_shared(const struct pdb *db, const uint32_t *ccs,
 		    size_t n, unsigned char *shared);
 
+/*
+ * Split a GHC source location, "Main.hs:16:1-41" or
+ * "Main.hs:(18,1)-(19,28)", into the length of its file part, its first
+ * line and column (col may be NULL; 0 when not given), as srcloc.c
+ * says.  Returns 0 when src has no such form, as "<built-in>".
+ */
+int		 pdb_src_split(const char *src, size_t *flen, uint64_t *line,
+		    uint64_t *col);
+
 /* Make the malloc'd buffer *pp hold at least need bytes, growing *cap.
  * Returns 0, or -1 when out of memory (the buffer is left as it was). */
 int		 pdb_buf_reserve(void *pp, size_t *cap, size_t need);

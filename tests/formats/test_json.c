@@ -626,9 +626,44 @@ Test(speedscope, frames_whose_names_are_not_utf8)
 	    "p.weights))'", in);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_str_eq(r.out, "[{\"name\":\"M.root\"},{\"name\":\"M.a\"},"
-	    "{\"name\":\"(name is not UTF-8)\",\"file\":\"ok.c:1\"},"
-	    "{\"name\":\"M.b\",\"file\":\"b.c:2\"}]\n"
+	    "{\"name\":\"(name is not UTF-8)\",\"file\":\"ok.c\","
+	    "\"line\":1},{\"name\":\"M.b\",\"file\":\"b.c\",\"line\":2}]\n"
 	    "[[0,1],[0,2],[0,3]] [1,2,3]\n");
+	run_free(&r);
+	unlink(in);
+	free(in);
+}
+
+/*
+ * A frame's place is the file, line and column of its GHC source
+ * location, which speedscope shows as "file:line"; GHC's "<built-in>"
+ * and the like name no file, and a location of another form is kept
+ * whole as the file.
+ */
+Test(speedscope, frames_placed_by_their_source_location)
+{
+	static const char doc[] = HEAD_NOCC "\"cost_centres\":["
+	    "{\"label\":\"root\",\"module\":0,\"src\":\"<built-in>\","
+	    "\"id\":1},"
+	    "{\"label\":\"a\",\"module\":0,\"src\":\"Main.hs:16:3-41\","
+	    "\"id\":2},"
+	    "{\"label\":\"b\",\"module\":0,\"src\":"
+	    "\"src/A B.hs:(18,5)-(19,28)\",\"id\":3},"
+	    "{\"label\":\"c\",\"module\":0,\"src\":\"gen.c\",\"id\":4},"
+	    "{\"label\":\"d\",\"module\":0,\"src\":\"a:b:12\",\"id\":5}],"
+	    "\"nodes\":[[0,4,0],[1,0,1],[2,0,1],[3,0,1],[4,0,1]]}";
+	struct run r;
+	char *in = write_temp(doc, sizeof(doc) - 1, ".json");
+
+	run(&r, "ccs-convert -f json -t speedscope %s | node -e 'let d=JSON."
+	    "parse(require(\"fs\").readFileSync(0));console.log(JSON."
+	    "stringify(d.shared.frames))'", in);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_eq(r.out, "[{\"name\":\"M.root\"},"
+	    "{\"name\":\"M.a\",\"file\":\"Main.hs\",\"line\":16,\"col\":3},"
+	    "{\"name\":\"M.b\",\"file\":\"src/A B.hs\",\"line\":18,"
+	    "\"col\":5},{\"name\":\"M.c\",\"file\":\"gen.c\"},"
+	    "{\"name\":\"M.d\",\"file\":\"a:b\",\"line\":12}]\n");
 	run_free(&r);
 	unlink(in);
 	free(in);
