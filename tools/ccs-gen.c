@@ -60,6 +60,8 @@
 #define SAMPLE1		100000		/* node counts sampled by --size */
 #define SAMPLE2		1000000
 #define SAMPLE3		8000000
+#define SIZE_ROUNDS	12		/* budgets tried at the full size */
+#define SIZE_SLACK	25		/* which stop within 1/25 of the size */
 
 static const char usage[] =
     "ccs-gen [-q] [-t format] [-n nodes | --size bytes] [--seed n] "
@@ -171,13 +173,14 @@ produce(const struct outfmt *f, uint64_t seed, uint64_t nodes, int stream,
 /*
  * The node budget that gives about size bytes: generate without writing
  * at growing sample sizes and scale, the last sample being a quarter of
- * the answer (bytes per node grow slowly with the depth).
+ * the answer (bytes per node grow slowly with the depth); then try
+ * budgets near the estimate, below.
  */
 static uint64_t
 nodes_for(const struct outfmt *f, uint64_t seed, uint64_t size, int stream)
 {
 	struct gstats st;
-	uint64_t n, s, bytes, cap;
+	uint64_t n, s, bytes, cap, best, bestoff, off;
 	unsigned i;
 
 	n = size / f->bpn;
@@ -197,6 +200,27 @@ nodes_for(const struct outfmt *f, uint64_t seed, uint64_t size, int stream)
 		if (n <= s)
 			break;
 	}
+	/*
+	 * The model is drawn for the budget (how many functions, which of
+	 * them recurse), so the bytes a node jump from one budget to the
+	 * next, by half on folded stacks: try budgets near the estimate,
+	 * counting only, and keep the closest.
+	 */
+	best = n;
+	bestoff = UINT64_MAX;
+	for (i = 0; i < SIZE_ROUNDS && n >= 2 && n <= MAX_NODES; i++) {
+		if ((bytes = produce(f, seed, n, stream, NULL, &st, NULL)) == 0)
+			break;
+		off = bytes > size ? bytes - size : size - bytes;
+		if (off < bestoff) {
+			best = n;
+			bestoff = off;
+		}
+		if (off <= size / SIZE_SLACK)
+			break;
+		n = (uint64_t)((double)n * (double)size / (double)bytes);
+	}
+	n = best;
 	if (n < 2)
 		n = 2;
 	return n > MAX_NODES ? MAX_NODES : n;
