@@ -91,8 +91,11 @@ $(B)/tests/tools/test_linking.o: CPPFLAGS += $(STATIC_DEFS)
 $(B)/libprofdb.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(B)/$(SONAME): $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^
+# The version script keeps all but the API of pdb.h inside the library.
+$(B)/$(SONAME): $(LIB_OBJS) libprofdb/libprofdb.map
+	$(CC) -shared -Wl,-soname,$(SONAME) \
+	    -Wl,--version-script=libprofdb/libprofdb.map $(LDFLAGS) -o $@ \
+	    $(filter %.o,$^)
 	ln -sf $(SONAME) $(B)/libprofdb.so
 
 $(B)/libccsformats.a: $(FMT_OBJS)

@@ -183,3 +183,20 @@ Test(linking, writers_fail_before_they_read)
 	remove_temp(dir);
 	free(dir);
 }
+
+/* libprofdb.so exports its API and nothing else: every symbol it defines
+ * is declared in an installed header, so that no program can come to
+ * depend on the library's insides (pdbi_*()) or the tests' hooks. */
+Test(linking, shared_library_exports_only_the_api)
+{
+	const char *bin = getenv("CCS_BIN");
+	struct run r;
+
+	run(&r, "nm -D --defined-only '%s/../libprofdb.so' | "
+	    "awk '{ print $3 }' | while read -r s; do "
+	    "grep -qw \"$s\" libprofdb/pdb.h formats/formats.h || "
+	    "echo \"$s\"; done", bin ? bin : "build/bin");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_empty(r.out, "exported but not declared:\n%s", r.out);
+	run_free(&r);
+}
