@@ -32,7 +32,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 #include "pdb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define PDB_FORMAT_ABI	1
 
@@ -365,7 +373,6 @@ typedef int	 pdb_varints_fn(const unsigned char **, uint64_t *, unsigned,
  * attribute) and only where pdb_cpu_pext() says pext is fast.
  */
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
 #define PDB_HAVE_PEXT	1
 
 static inline __attribute__((target("bmi,bmi2"), always_inline)) int
@@ -712,5 +719,9 @@ int		 pdb_write(struct pdb *db, FILE *, const struct pdb_format *fmt,
  * the tree (pdb_rows_take()) when opts has PDB_OPT_TAKE. */
 int		 pdb_write_rows(struct pdb *db, struct pdb_rows *,
 		    const struct pdb_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* FORMATS_H */

@@ -32,6 +32,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define PDB_VERSION_STRING	"0.1.0"
 #define PDB_VERSION_NUMBER	1000	/* major*1000000 + minor*1000 + patch */
 
@@ -563,5 +567,9 @@ size_t		 pdb_expensive_arm_of(const struct pdb *, const int64_t *inc,
  */
 size_t		 pdb_top_stacks(const struct pdb *, unsigned m, uint32_t *top,
 		    size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* PDB_H */

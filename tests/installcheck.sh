@@ -10,7 +10,8 @@
 #   - every man page is in place;
 #   - the program of libprofdb(3) compiles warning-free through the
 #     installed pkg-config files alone, links the installed libprofdb.so
-#     and prints what the page says;
+#     and prints what the page says, and built as C++ (where there is a
+#     C++ compiler) it links and prints the same;
 #   - "make uninstall" leaves no file behind.
 # Usage: tests/installcheck.sh BUILDDIR
 set -eu
@@ -69,6 +70,15 @@ LD_LIBRARY_PATH=$root/lib ldd "$stage/top" |
 out=$(LD_LIBRARY_PATH=$root/lib "$stage/top" examples/mj.P.prof)
 [ "$out" = "Main.rev 47 ticks" ] ||
     fail "the program of libprofdb(3) printed '$out'"
+if command -v "${CXX:-c++}" >/dev/null 2>&1; then
+	${CXX:-c++} -Wall -Wextra -Werror -o "$stage/top" -x c++ \
+	    tests/data/examples/libprofdb-example.c -x none \
+	    $(pkg-config --cflags --libs ccsformats) 2> "$stage/cc.err" ||
+	    fail "the program of libprofdb(3) does not build as C++: $(cat "$stage/cc.err")"
+	out=$(LD_LIBRARY_PATH=$root/lib "$stage/top" examples/mj.P.prof)
+	[ "$out" = "Main.rev 47 ticks" ] ||
+	    fail "the program of libprofdb(3) built as C++ printed '$out'"
+fi
 
 # Nothing left by uninstall but empty directories.
 make --no-print-directory B="$B" PREFIX="$prefix" DESTDIR="$stage" \

@@ -286,3 +286,40 @@ Test(man_examples, libprofdb_program_runs)
 	remove_temp(dir);
 	free(dir);
 }
+
+/* The headers declare C functions to C++ too (extern "C"): the program
+ * built as C++ links against the libraries and runs.  Skipped without
+ * a C++ compiler. */
+Test(man_examples, libprofdb_program_builds_as_cxx)
+{
+	char *dir = make_temp_dir(), lib[4096];
+	const char *bin = getenv("CCS_BIN");
+	const char *cxx = getenv("CXX");
+	struct run r;
+
+	snprintf(lib, sizeof(lib), "%s/..", bin ? bin : "build/bin");
+	run(&r, "command -v '%s'", cxx ? cxx : "c++");
+	if (r.status != 0) {
+		run_free(&r);
+		remove_temp(dir);
+		free(dir);
+		cr_skip_test("no C++ compiler");
+	}
+	run_free(&r);
+	run(&r, "san=; if nm '%s/libprofdb.a' 2>/dev/null | grep -q __asan_; "
+	    "then san='-fsanitize=address,undefined'; fi; "
+	    "%s -Wall -Wextra -Werror $san -Ilibprofdb -Iformats "
+	    "-o %s/top -x c++ " EXAMPLE_C " -x none "
+	    "'%s/libccsformats.a' '%s/libprofdb.a' "
+	    "$(pkg-config --libs zlib jansson yajl) -lm -ldl",
+	    lib, cxx ? cxx : "c++", dir, lib, lib);
+	cr_assert_eq(r.status, 0, "compiling " EXAMPLE_C " as C++:\n%s",
+	    r.err);
+	run_free(&r);
+	run(&r, "%s/top examples/mj.P.prof", dir);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "Main.rev 47 ticks\n");
+	run_free(&r);
+	remove_temp(dir);
+	free(dir);
+}
