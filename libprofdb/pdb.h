@@ -200,7 +200,8 @@ int64_t		 pdb_node_value(const struct pdb *, uint32_t node, unsigned m);
  * two threads).
  */
 const int64_t	*pdb_node_values(const struct pdb *, uint32_t node);
-/* Set the value of metric m at node. */
+/* Set the value of metric m at node; PDB_EINVAL if there is no such
+ * node or metric. */
 int		 pdb_node_set_value(struct pdb *, uint32_t node, unsigned m,
 		    int64_t v);
 
@@ -224,7 +225,8 @@ int		 pdb_push(struct pdb *, uint32_t s, uint32_t cc, uint32_t *out);
 int		 pdb_child_get(struct pdb *, uint32_t parent, uint32_t cc,
 		    uint32_t *out);
 /* Add vals (pdb_metric_count() of them) to node's values.  On failure
- * (PDB_ENOMEM) the values are as they were. */
+ * (PDB_ENOMEM, or PDB_EINVAL if there is no such node) the values are as
+ * they were. */
 int		 pdb_node_add_values(struct pdb *, uint32_t node,
 		    const int64_t *vals);
 

@@ -568,6 +568,11 @@ pdb_node_values(const struct pdb *db, uint32_t n)
 int
 pdb_node_set_value(struct pdb *db, uint32_t n, unsigned m, int64_t v)
 {
+	if (n >= db->nnodes)
+		return pdb_seterr(db, PDB_EINVAL, "node %lu out of range",
+		    (unsigned long)n);
+	if (m >= db->nmetrics)
+		return pdb_seterr(db, PDB_EINVAL, "metric %u out of range", m);
 	if (pdbi_value_set(db, n, m, v) != PDB_OK)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	return PDB_OK;
@@ -581,6 +586,9 @@ pdb_node_add_values(struct pdb *db, uint32_t n, const int64_t *vals)
 	int64_t v;
 	int esc;
 
+	if (n >= db->nnodes)
+		return pdb_seterr(db, PDB_EINVAL, "node %lu out of range",
+		    (unsigned long)n);
 	/*
 	 * Values from files were checked on the way in (pdbi_sum_add()),
 	 * so these sums cannot overflow; a caller adding its own values

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Copyright (c) 2026 The ccstools authors
+ *
+ * The API as a program meets it, from libprofdb(3) and the headers: a
+ * bad argument to a function that returns an int is PDB_EINVAL with a
+ * message, never a write out of bounds or a call through NULL; the
+ * sinks the library makes take every event, so that a program can
+ * drive one with events of its own.
+ */
+#include <criterion/criterion.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats.h"
+#include "pdb.h"
+
+/* The paper's theta (section 2.3) by hand: MAIN, then a, b, c. */
+static struct pdb *
+theta_schema(uint32_t cc[4])
+{
+	struct pdb *db = pdb_new();
+	uint32_t mod;
+
+	cr_assert(db != NULL);
+	cr_assert_eq(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, NULL),
+	    PDB_OK);
+	cr_assert_eq(pdb_metric_add(db, "entries", "calls", PDB_COUNT, 0,
+	    NULL), PDB_OK);
+	cr_assert_eq(pdb_module_add(db, "M", &mod), PDB_OK);
+	cr_assert_eq(pdb_cc_add(db, "MAIN", mod, "", 0, -1, &cc[0]), PDB_OK);
+	cr_assert_eq(pdb_cc_add(db, "a", mod, "", 0, -1, &cc[1]), PDB_OK);
+	cr_assert_eq(pdb_cc_add(db, "b", mod, "", 0, -1, &cc[2]), PDB_OK);
+	cr_assert_eq(pdb_cc_add(db, "c", mod, "", 0, -1, &cc[3]), PDB_OK);
+	return db;
+}
+
+/* A bad node or metric is refused, and changes nothing. */
+Test(api, node_values_refuse_bad_indices)
+{
+	int64_t v[2] = { 5, 6 };
+	uint32_t cc[4], root, n;
+	struct pdb *db;
+
+	db = theta_schema(cc);
+	cr_assert_eq(pdb_root_new(db, cc[0], &root), PDB_OK);
+	cr_assert_eq(pdb_node_append(db, root, cc[1], &n), PDB_OK);
+	cr_assert_eq(pdb_node_set_value(db, n, 0, 7), PDB_OK);
+
+	cr_expect_eq(pdb_node_set_value(db, 2, 0, 1), PDB_EINVAL);
+	cr_expect_eq(pdb_errcode(db), PDB_EINVAL);
+	cr_expect_str_eq(pdb_errmsg(db), "node 2 out of range");
+	cr_expect_eq(pdb_node_set_value(db, PDB_NONE, 0, 1), PDB_EINVAL);
+	cr_expect_eq(pdb_node_set_value(db, n, 2, 1), PDB_EINVAL);
+	cr_expect_str_eq(pdb_errmsg(db), "metric 2 out of range");
+	cr_expect_eq(pdb_node_add_values(db, 2, v), PDB_EINVAL);
+	cr_expect_eq(pdb_node_add_values(db, PDB_NONE, v), PDB_EINVAL);
+	cr_expect_str_eq(pdb_errmsg(db), "node 4294967295 out of range");
+
+	cr_expect_eq(pdb_node_value(db, root, 0), 0);
+	cr_expect_eq(pdb_node_value(db, n, 0), 7);
+	cr_expect_eq(pdb_node_value(db, n, 1), 0);
+	pdb_free(db);
+}
