@@ -132,7 +132,8 @@ const struct pdb_format *pdb_format_guess(const char *path);
 /*
  * Whether format f can be written here (its ready()): PDB_OK, or the
  * error on db, so that a program can fail before it reads a profile
- * rather than after.
+ * rather than after.  f NULL (pdb_format_find() of an unknown name) is
+ * PDB_EINVAL.
  */
 int pdb_format_ready(const struct pdb_format *f, struct pdb *db);
 /* The best reader for these first bytes, or NULL. */
@@ -712,7 +713,9 @@ int		 pdb_read_stream(struct pdb *db, const char *path,
 int		 pdb_read_tree(struct pdb *db, const char *path,
 		    const struct pdb_format *fmt, const struct pdb_opts *,
 		    const struct pdb_format **used);
-/* Write db's tree in format fmt. */
+/* Write db's tree in format fmt: PDB_EINVAL when fmt is NULL (an
+ * unknown name) or the tree is empty, PDB_EUNSUPP when fmt cannot be
+ * written. */
 int		 pdb_write(struct pdb *db, FILE *, const struct pdb_format *fmt,
 		    const struct pdb_opts *);
 /* For a writer: start the rows of db's tree (pdb_rows_init()), taking

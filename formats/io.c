@@ -227,6 +227,9 @@ pdb_write(struct pdb *db, FILE *out, const struct pdb_format *fmt,
 {
 	static const struct pdb_opts noopts;
 
+	/* pdb_format_find() of a name it does not know. */
+	if (fmt == NULL)
+		return pdb_seterr(db, PDB_EINVAL, "no format to write");
 	if (fmt->write == NULL)
 		return pdb_seterr(db, PDB_EUNSUPP, "format '%s' cannot be written",
 		    fmt->name);

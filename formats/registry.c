@@ -100,5 +100,7 @@ pdb_format_probe(const unsigned char *head, size_t len)
 int
 pdb_format_ready(const struct pdb_format *f, struct pdb *db)
 {
+	if (f == NULL)
+		return pdb_seterr(db, PDB_EINVAL, "no format to write");
 	return f->ready != NULL ? f->ready(db) : PDB_OK;
 }

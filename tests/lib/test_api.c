@@ -65,3 +65,25 @@ Test(api, node_values_refuse_bad_indices)
 	cr_expect_eq(pdb_node_value(db, n, 1), 0);
 	pdb_free(db);
 }
+
+/* pdb_format_find() of a name it does not know is NULL: writing with
+ * it, or asking whether it is ready, is PDB_EINVAL. */
+Test(api, write_needs_a_format)
+{
+	uint32_t cc[4], root;
+	struct pdb *db;
+	FILE *f;
+
+	db = theta_schema(cc);
+	cr_assert_eq(pdb_root_new(db, cc[0], &root), PDB_OK);
+	cr_assert((f = fopen("/dev/null", "w")) != NULL);
+	cr_expect_eq(pdb_write(db, f, pdb_format_find("no-such-format"),
+	    NULL), PDB_EINVAL);
+	cr_expect_eq(pdb_errcode(db), PDB_EINVAL);
+	cr_expect_str_eq(pdb_errmsg(db), "no format to write");
+	cr_expect_eq(pdb_format_ready(NULL, db), PDB_EINVAL);
+	cr_expect_eq(pdb_write(db, f, pdb_format_find("dump"), NULL),
+	    PDB_OK, "%s", pdb_errmsg(db));
+	fclose(f);
+	pdb_free(db);
+}
