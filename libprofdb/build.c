@@ -557,6 +557,16 @@ b_nodes(void *arg, struct pdb *unused, const struct pdb_batch *bt,
 	return PDB_OK;
 }
 
+/* Nothing to do before the first node; here for a program that drives
+ * the sink itself and calls every event (pdb.h). */
+static int
+b_begin(void *arg, struct pdb *db)
+{
+	(void)arg;
+	(void)db;
+	return PDB_OK;
+}
+
 static int
 b_exit(void *arg, struct pdb *unused)
 {
@@ -598,6 +608,7 @@ pdb_builder_new(struct pdb *db, enum pdb_build mode)
 	b->db = db;
 	b->mode = mode;
 	b->checked = 1;
+	b->sink.begin = b_begin;
 	b->sink.enter = b_enter;
 	b->sink.exit = b_exit;
 	b->sink.end = b_end;

@@ -247,6 +247,16 @@ cl_exit(void *arg, struct pdb *db)
 	return PDB_OK;
 }
 
+/* Nothing is left to do at the end; here for a program that drives the
+ * sink itself and calls every event (pdb.h). */
+static int
+cl_end(void *arg, struct pdb *db)
+{
+	(void)arg;
+	(void)db;
+	return PDB_OK;
+}
+
 /* A batch of nodes, without a call through the reader's sink each. */
 static int
 cl_nodes(void *arg, struct pdb *db, const struct pdb_batch *b, size_t *done)
@@ -268,6 +278,7 @@ pdb_callers_stream_new(pdb_callers_match_fn *match, void *arg)
 	cl->sink.begin = cl_begin;
 	cl->sink.enter = cl_enter;
 	cl->sink.exit = cl_exit;
+	cl->sink.end = cl_end;
 	cl->sink.nodes = cl_nodes;
 	cl->sink.arg = cl;
 	return cl;

@@ -326,6 +326,16 @@ f_exit(void *arg, struct pdb *db)
 	return PDB_OK;
 }
 
+/* Nothing is left to do at the end; here for a program that drives the
+ * sink itself and calls every event (pdb.h). */
+static int
+f_end(void *arg, struct pdb *db)
+{
+	(void)arg;
+	(void)db;
+	return PDB_OK;
+}
+
 /* Node i's value of metric m as the sink counted it. */
 static inline int64_t
 kept(const struct pdb_flat *f, const struct pdb_batch *b, size_t i,
@@ -619,6 +629,7 @@ pdb_flat_new(const struct pdb_sel *sel)
 	f->sink.begin = f_begin;
 	f->sink.enter = f_enter;
 	f->sink.exit = f_exit;
+	f->sink.end = f_end;
 	f->sink.nodes = f_nodes;
 	f->sink.columns = f_columns;
 	f->sink.arg = f;

@@ -297,6 +297,12 @@ struct pdb	*pdb_clone_empty(const struct pdb *);
  * stack may come twice.  A callback returning non-zero stops the reader,
  * which then returns that value (use PDB_ESTOP to stop without error).
  *
+ * A sink of one's own may leave begin and end NULL: readers and
+ * pdb_replay() skip them.  The sinks the library makes
+ * (pdb_builder_sink(), pdb_flat_sink(), pdb_callers_sink()) have all
+ * four, so that a program without a reader can drive one with events of
+ * its own: begin, enter/exit pairs, end.
+ *
  * A sink may also take nodes in bulk with nodes(), for which two calls a
  * node are a large part of the work (the flat analysis).  A reader that
  * can then hands it batches, and still calls enter() and exit() for

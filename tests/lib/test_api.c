@@ -38,6 +38,89 @@ theta_schema(uint32_t cc[4])
 	return db;
 }
 
+/*
+ * {<b,a> 10, <a> 20, <c,a> 10, <c,b,a> 50} as events, every one through
+ * the sink's own pointers, begin and end included, as a program with
+ * no reader would send them.
+ */
+static void
+drive(struct pdb *db, const struct pdb_sink *s, const uint32_t cc[4])
+{
+	int64_t v[2] = { 0, 1 };
+
+	cr_assert(s->begin != NULL && s->enter != NULL && s->exit != NULL &&
+	    s->end != NULL, "a sink of the library lacks an event");
+	cr_assert_eq(s->begin(s->arg, db), PDB_OK);
+	cr_assert_eq(s->enter(s->arg, db, cc[0], v), PDB_OK);
+	v[0] = 20;
+	cr_assert_eq(s->enter(s->arg, db, cc[1], v), PDB_OK);
+	v[0] = 10;
+	cr_assert_eq(s->enter(s->arg, db, cc[2], v), PDB_OK);
+	cr_assert_eq(s->exit(s->arg, db), PDB_OK);
+	cr_assert_eq(s->enter(s->arg, db, cc[3], v), PDB_OK);
+	cr_assert_eq(s->exit(s->arg, db), PDB_OK);
+	v[0] = 0;
+	cr_assert_eq(s->enter(s->arg, db, cc[2], v), PDB_OK);
+	v[0] = 50;
+	cr_assert_eq(s->enter(s->arg, db, cc[3], v), PDB_OK);
+	cr_assert_eq(s->exit(s->arg, db), PDB_OK);
+	cr_assert_eq(s->exit(s->arg, db), PDB_OK);
+	cr_assert_eq(s->exit(s->arg, db), PDB_OK);
+	cr_assert_eq(s->exit(s->arg, db), PDB_OK);
+	cr_assert_eq(s->end(s->arg, db), PDB_OK);
+}
+
+static int
+pick_c(void *arg, const struct pdb *db, uint32_t cc)
+{
+	(void)arg;
+	return strcmp(pdb_cc_label(db, cc), "c") == 0;
+}
+
+Test(api, library_sinks_take_every_event)
+{
+	struct pdb_builder *b;
+	struct pdb_flat *flat;
+	struct pdb_callers *cl;
+	struct pdb *db, *t;
+	uint32_t cc[4];
+	int64_t *inc;
+
+	db = theta_schema(cc);
+	cr_assert((b = pdb_builder_new(db, PDB_BUILD_PUSH)) != NULL);
+	drive(db, pdb_builder_sink(b), cc);
+	pdb_builder_free(b);
+	cr_expect_eq(pdb_node_count(db), 5);
+
+	/* The tree built, replayed; and the events again, by hand. */
+	cr_assert((flat = pdb_flat_new(NULL)) != NULL);
+	cr_assert_eq(pdb_replay(db, pdb_flat_sink(flat)), PDB_OK);
+	cr_expect_eq(pdb_flat_self(flat, cc[1], 0), 20);
+	cr_expect_eq(pdb_flat_self(flat, cc[2], 0), 10);
+	cr_expect_eq(pdb_flat_self(flat, cc[3], 0), 60);
+	cr_expect_eq(pdb_flat_inherited(flat, cc[1], 0), 90);
+	pdb_flat_free(flat);
+	cr_assert((flat = pdb_flat_new(NULL)) != NULL);
+	drive(db, pdb_flat_sink(flat), cc);
+	cr_expect_eq(pdb_flat_self(flat, cc[3], 0), 60);
+	cr_expect_eq(pdb_flat_inherited(flat, cc[2], 0), 60);
+	pdb_flat_free(flat);
+
+	cr_assert((cl = pdb_callers_stream_new(pick_c, NULL)) != NULL);
+	drive(db, pdb_callers_sink(cl), cc);
+	cr_expect_eq(pdb_callers_found(cl), 2);
+	cr_assert((t = pdb_callers_tree(cl, db, cc[3])) != NULL, "%s",
+	    pdb_errmsg(db));
+	/* Rooted at c, whose inherited cost it carries. */
+	cr_assert((inc = pdb_inclusive_of(t, 0)) != NULL);
+	cr_expect_eq(pdb_node_cc(t, 0), cc[3]);
+	cr_expect_eq(inc[0], 60);
+	free(inc);
+	pdb_free(t);
+	pdb_callers_free(cl);
+	pdb_free(db);
+}
+
 /* A bad node or metric is refused, and changes nothing. */
 Test(api, node_values_refuse_bad_indices)
 {
