@@ -11,19 +11,26 @@
  *
  * Rules that hold for the whole API:
  *
- *  - Functions returning int return PDB_OK (0) or a negative PDB_E* code.
- *    After an error, pdb_errmsg() describes it, naming the file and the
- *    byte offset or line where that makes sense.
+ *  - Functions returning int return PDB_OK (0) or a negative PDB_E* code,
+ *    but for the predicates (1 or 0) and pdb_metric_find() (an index or
+ *    -1).  After an error, pdb_errmsg() describes it, naming the file and
+ *    the byte offset or line where that makes sense; like errno, the
+ *    error stays until the next one.
  *  - The library never prints and never exits.  Warnings go to the
  *    handler set with pdb_set_warn_handler(), if any.
  *  - The handle comes first, out-parameters come last.
  *  - Returned "const char *" and other pointers are borrowed: they stay
- *    valid until the handle is next changed or freed.  Memory the caller
+ *    valid until the handle is next changed or freed, but for the
+ *    buffers of pdb_cc_fullname() and pdb_node_values(), valid until
+ *    their next call.  Memory the caller
  *    must free is returned only by functions with "dup" or "new" in their
  *    name, and each says how to free it.
  *  - Cost centres, metrics and nodes are named by dense indices:
  *    uint32_t for cost centres and nodes, unsigned for metrics.  Node 0
- *    is always the root once the tree is non-empty.
+ *    is always the root once the tree is non-empty.  Functions that add
+ *    to or change a tree refuse an index out of range with PDB_EINVAL;
+ *    those returning what they look up in a profile (pdb_node_cc(),
+ *    pdb_cc_label(), pdb_metric(), ...) do not check it.
  */
 #ifndef PDB_H
 #define PDB_H
@@ -483,7 +490,8 @@ uint64_t	 pdb_flat_nodes(const struct pdb_flat *);
 struct pdb	*pdb_project_new(struct pdb *db, const struct pdb_sel *sel);
 
 /* Pruning thresholds; a node is removed when its inclusive value of
- * metric is below min. */
+ * metric is below min.  A threshold on a metric the profile lacks never
+ * removes anything. */
 struct pdb_threshold {
 	unsigned	 metric;
 	int64_t		 min;
