@@ -144,6 +144,9 @@ pdb_meta_set(struct pdb *db, const char *key, const char *value)
 	char *v;
 	size_t i;
 
+	if (key == NULL || value == NULL)
+		return pdb_seterr(db, PDB_EINVAL, "pdb_meta_set: NULL key or "
+		    "value");
 	if ((v = pdbi_strdup(value)) == NULL)
 		return nomem(db);
 	for (i = 0; i < db->nmeta; i++) {
@@ -390,6 +393,8 @@ pdb_module_add(struct pdb *db, const char *name, uint32_t *out)
 {
 	char *s;
 
+	if (name == NULL)
+		name = "";
 	if (db->nmodules >= UINT32_MAX - 1)
 		return pdb_seterr(db, PDB_EFORMAT, "too many modules");
 	if (pdbi_grow(&db->modules, &db->capmodules, db->nmodules + 1,
@@ -411,6 +416,8 @@ pdb_module_intern(struct pdb *db, const char *name, uint32_t *out)
 {
 	uint32_t mod;
 
+	if (name == NULL)
+		name = "";
 	if (mod_hash_reserve(db, (size_t)db->nmodules + 1) != PDB_OK)
 		return nomem(db);
 	if ((mod = mod_hash_find(db, name)) == PDB_NONE)
@@ -466,6 +473,10 @@ pdb_cc_add(struct pdb *db, const char *label, uint32_t mod, const char *src,
 {
 	struct pdbi_ccrec *r;
 
+	if (label == NULL)
+		label = "";
+	if (src == NULL)
+		src = "";
 	if (mod >= db->nmodules)
 		return pdb_seterr(db, PDB_EINVAL, "module index %u out of range",
 		    (unsigned)mod);
@@ -479,8 +490,8 @@ pdb_cc_add(struct pdb *db, const char *label, uint32_t mod, const char *src,
 	    (db->cc_hash != NULL && cc_hash_reserve(db, db->nccs + 1) != PDB_OK))
 		return nomem(db);
 	r = &db->ccs[db->nccs];
-	r->label = pdbi_strings_dup(&db->names, label ? label : "");
-	r->src = pdbi_strings_dup(&db->names, src ? src : "");
+	r->label = pdbi_strings_dup(&db->names, label);
+	r->src = pdbi_strings_dup(&db->names, src);
 	/*
 	 * pdb_cc_fullname() has no way to report an error: make its
 	 * buffer big enough for this name now.
@@ -509,6 +520,10 @@ pdb_cc_intern(struct pdb *db, const char *label, const char *module,
 	uint32_t c, mod;
 	int rc;
 
+	if (label == NULL)
+		label = "";
+	if (module == NULL)
+		module = "";
 	if (src == NULL)
 		src = "";
 	if (cc_hash_reserve(db, db->nccs + 1) != PDB_OK)

@@ -120,7 +120,8 @@ void		 pdb_warn(struct pdb *, const char *fmt, ...)
  * "tick_interval_us", "ticks_per_second", "overhead_per_1000",
  * "total_ticks", "total_alloc", "total_time", "processors",
  * "pgcl_version", "pgcl_layout".  Readers may add others; writers of
- * lossless formats keep them all.
+ * lossless formats keep them all.  pdb_meta_set() replaces the value of
+ * a key it has; a NULL key or value is PDB_EINVAL.
  */
 int		 pdb_meta_set(struct pdb *, const char *key, const char *value);
 const char	*pdb_meta_get(const struct pdb *, const char *key); /* or NULL */
@@ -161,7 +162,8 @@ const char	*pdb_module_name(const struct pdb *, uint32_t);
 
 /* Append a cost centre in module mod (an index from pdb_module_add).
  * profile_id is the profiler's id or -1; flags are PDB_CC_* (others
- * are refused). */
+ * are refused).  Here and in pdb_cc_intern() and the module calls, a
+ * NULL name or src is taken as empty. */
 int		 pdb_cc_add(struct pdb *, const char *label, uint32_t mod,
 		    const char *src, uint32_t flags, int64_t profile_id,
 		    uint32_t *out);

@@ -149,6 +149,30 @@ Test(api, node_values_refuse_bad_indices)
 	pdb_free(db);
 }
 
+/* A NULL name is an empty one; NULL metadata is refused. */
+Test(api, null_names_are_empty)
+{
+	struct pdb *db = pdb_new();
+	uint32_t mod, cc, again;
+
+	cr_assert(db != NULL);
+	cr_expect_eq(pdb_module_add(db, NULL, &mod), PDB_OK);
+	cr_expect_str_eq(pdb_module_name(db, mod), "");
+	cr_expect_eq(pdb_module_intern(db, NULL, &again), PDB_OK);
+	cr_expect_eq(again, mod);
+	cr_expect_eq(pdb_cc_add(db, NULL, mod, NULL, 0, -1, &cc), PDB_OK);
+	cr_expect_str_eq(pdb_cc_label(db, cc), "");
+	cr_expect_eq(pdb_cc_intern(db, NULL, NULL, NULL, 0, &again), PDB_OK);
+	cr_expect_eq(again, cc);
+	cr_expect_eq(pdb_cc_add(db, NULL, mod, NULL, 0x40, -1, &cc),
+	    PDB_EINVAL);
+	cr_expect_str_eq(pdb_errmsg(db), "cost centre '': unknown flags 0x40");
+	cr_expect_eq(pdb_meta_set(db, "k", NULL), PDB_EINVAL);
+	cr_expect_eq(pdb_meta_set(db, NULL, "v"), PDB_EINVAL);
+	cr_expect(pdb_meta_get(db, "k") == NULL);
+	pdb_free(db);
+}
+
 /* pdb_format_find() of a name it does not know is NULL: writing with
  * it, or asking whether it is ready, is PDB_EINVAL. */
 Test(api, write_needs_a_format)
