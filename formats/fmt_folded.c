@@ -730,6 +730,15 @@ folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 		lines[nlines].value = v;
 		lines[nlines++].node = n;
 	}
+	/*
+	 * A profile whose every stack costs zero still reads back: its
+	 * root's line with 0, "(root) 0" for a synthetic root, as an empty
+	 * file is no profile.
+	 */
+	if (nlines == 0 && pdb_node_count(db) > 0) {
+		lines[0].value = 0;
+		lines[nlines++].node = 0;
+	}
 	if (opts->flags & PDB_OPT_SORT) {
 		stable_sort(lines, nlines);
 	}

@@ -266,6 +266,48 @@ Test(ccs_stacks, root_cost_reads_back)
 }
 
 /*
+ * A profile whose every stack costs zero in the metric written, as GHC's
+ * report of a short run has no ticks, still reads back: an empty file is
+ * no profile, so the root's line is written with 0.  A made-up root is
+ * "(root) 0"; a real one is its frame.
+ */
+Test(ccs_stacks, all_zero_profile_reads_back)
+{
+	static const char zero_json[] =
+	    "{\"format\":\"ccstools-profile\",\"version\":1,"
+	    "\"metadata\":{},\"metrics\":[{\"name\":\"ticks\","
+	    "\"unit\":\"ticks\",\"kind\":\"cost\",\"approximate\":false}],"
+	    "\"modules\":[\"MAIN\",\"Main\"],\"cost_centres\":["
+	    "{\"label\":\"MAIN\",\"module\":0,\"src\":\"\",\"caf\":false,"
+	    "\"synthetic\":false,\"id\":1},"
+	    "{\"label\":\"f\",\"module\":1,\"src\":\"\",\"caf\":false,"
+	    "\"synthetic\":false,\"id\":2}],"
+	    "\"nodes\":[[0,1,0],[1,0,0]]}\n";
+	struct run r;
+	char *json = write_temp(zero_json, strlen(zero_json), ".json");
+
+	run_ok(&r, "printf 'a;b 0\\na 0\\n' | ccs-stacks");
+	cr_expect_str_eq(r.out, "(root) 0\n");
+	run_free(&r);
+	run_ok(&r, "printf 'a;b 0\\n' | ccs-convert -t folded | ccs-flat --tsv");
+	cr_expect_str_eq(r.out, "module\tcost_centre\tsrc\tself\tinherited\n");
+	run_free(&r);
+	run_ok(&r, "ccs-stacks %s", json);
+	cr_expect_str_eq(r.out, "MAIN.MAIN 0\n");
+	run_free(&r);
+	run_ok(&r, "ccs-stacks %s | ccs-stacks --all", json);
+	cr_expect_str_eq(r.out, "MAIN.MAIN 0\n");
+	run_free(&r);
+	/* Through a pipe: every stack ties at 0, so the hot stack is the
+	 * first in pre-order, the reader's made-up root. */
+	run_ok(&r, "ccs-select -d f -t folded %s | ccs-hot --tsv", json);
+	cr_expect_str_eq(r.out, "stack\t(root)\t0\narm\t(root)\t0\n");
+	run_free(&r);
+	unlink(json);
+	free(json);
+}
+
+/*
  * A frame with an empty name alone on its stack has an empty stack
  * text: the writer prints " 5", which must read back as that frame (as
  * ";a" reads as an empty frame below a), not fail as a line without a

@@ -29,9 +29,10 @@ struct sw {
 	uint64_t	 nodes;
 	/* pgcl: cost-centre ids by first appearance; pass 1 fills them. */
 	uint32_t	*ccid, *ccorder, nextcc;
-	/* folded: the path so far, as text */
+	/* folded: the path so far, as text; lines written */
 	char		*path;
 	size_t		*plen, pathcap, depth, capdepth;
+	uint64_t	 lines;
 	/* ghc-json */
 	unsigned char	*haskid;
 	int64_t		 total_ticks, total_alloc;
@@ -225,6 +226,7 @@ folded_enter(void *arg, uint32_t cc, const int64_t *v, uint32_t nkids)
 		ob_byte(w->o, ' ');
 		ob_dec(w->o, v[0]);
 		ob_byte(w->o, '\n');
+		w->lines++;
 	}
 	return 0;
 }
@@ -248,6 +250,10 @@ stream_folded(const struct model *m, struct obuf *o, struct gstats *st)
 	w.o = o;
 	s.arg = &w;
 	generate(m, &s, st);
+	/* No stack has samples: the root's line, as the library writes it,
+	 * since an empty file is no profile. */
+	if (w.lines == 0)
+		ob_bytes(o, "(root) 0\n", 9);
 	ob_flush(o);
 	free(w.path);
 	free(w.plen);
