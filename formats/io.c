@@ -191,6 +191,19 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 		rc = g_end(&g, db);
 	else
 		rc = locate(&g, db, rc);
+	/*
+	 * Only a Clean profile states its overhead; any other input, a dump
+	 * of one too, is read as it is.  Say so, or "ccs-select ... x.pgcl |
+	 * ccs-flat --compensate" silently differs from "ccs-flat
+	 * --compensate ... x.pgcl".  A dump of compensated ticks needs no
+	 * word.
+	 */
+	if (rc == PDB_OK && opts != NULL &&
+	    (opts->flags & PDB_OPT_COMPENSATE) && fmt != &pdb_fmt_pgcl &&
+	    (pdb_meta_get(db, "compensated") == NULL ||
+	    strcmp(pdb_meta_get(db, "compensated"), "yes") != 0))
+		pdb_warn(db, "%s: --compensate applies to Clean profiles "
+		    "only; this is %s: not compensated", in->name, fmt->name);
 out:
 	pdb_in_close(in);
 	return rc;

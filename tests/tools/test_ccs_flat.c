@@ -659,6 +659,52 @@ Test(ccs_flat, same_through_dump)
 }
 
 /*
+ * --compensate applies to a Clean profile alone, which states its
+ * overhead.  Any other input, a dump of one too, is read as it is, and a
+ * warning says so: "ccs-select -d X p.pgcl | ccs-flat --compensate" must
+ * not silently differ from "ccs-flat --compensate -d X p.pgcl".  A dump
+ * of ticks compensated already needs no word, and pipes to the same
+ * numbers.
+ */
+Test(ccs_flat, compensate_only_clean_profiles)
+{
+	struct run a, b;
+	char *pgcl = write_temp("", 0, ".pgcl");
+
+	run(&a, "ccs-gen -q -t pgcl -n 400 --seed 3 -o %s", pgcl);
+	cr_assert_eq(a.status, 0, "%s", a.err);
+	run_free(&a);
+
+	run(&a, "ccs-flat --tsv --compensate -d 'Lint.*' %s", pgcl);
+	cr_assert_eq(a.status, 0, "%s", a.err);
+	cr_expect_str_empty(a.err);
+	/* Compensated in ccs-select: nothing more to do, nothing to say. */
+	run(&b, "ccs-select --compensate -d 'Lint.*' %s | "
+	    "ccs-flat --tsv --compensate", pgcl);
+	cr_expect_eq(b.status, 0, "%s", b.err);
+	cr_expect_str_empty(b.err);
+	cr_expect_str_eq(b.out, a.out);
+	run_free(&b);
+	/* Not compensated upstream: the numbers differ, and it is said. */
+	run(&b, "ccs-select -d 'Lint.*' %s | ccs-flat --tsv --compensate",
+	    pgcl);
+	cr_expect_eq(b.status, 0, "%s", b.err);
+	cr_expect_str_neq(b.out, a.out, "the overhead of the file is 0");
+	cr_expect(strstr(b.err, "ccs-flat: warning: <stdin>: --compensate "
+	    "applies to Clean profiles only; this is dump: not compensated")
+	    != NULL, "%s", b.err);
+	run_free(&b);
+	run_free(&a);
+	run(&a, "ccs-flat --compensate " FIG7);
+	cr_expect_eq(a.status, 0, "%s", a.err);
+	cr_expect(strstr(a.err, "this is folded: not compensated") != NULL,
+	    "%s", a.err);
+	run_free(&a);
+	unlink(pgcl);
+	free(pgcl);
+}
+
+/*
  * Only the metric shown is summed (ccs-flat(1)): a sum of another one
  * that passes 64 bits is no error, but it is when that metric is shown.
  */
