@@ -376,7 +376,7 @@ header(struct tree *t)
 	const struct pdb *db = t->db;
 	const char *prog = pdb_meta_get(db, "program");
 	char name[64];
-	int gw[2] = { 0, 0 }, lead, approx = 0;
+	int gw[2] = { 0, 0 }, lead, approx = 0, comp = 0;
 	unsigned i, k;
 
 	if (t->tsv) {
@@ -403,9 +403,12 @@ header(struct tree *t)
 		}
 		if (m->flags & PDB_METRIC_APPROX)
 			approx = 1;
+		if (tool_metric_compensated(db, t->show[i]))
+			comp = 1;
 	}
-	fprintf(t->out, "%s\n\n", approx ?
-	    "; approximate: from rounded percentages" : "");
+	fprintf(t->out, "%s%s\n\n", approx ?
+	    "; approximate: from rounded percentages" : "", comp ?
+	    "; ticks compensated for profiling overhead" : "");
 
 	/* The column headings decide the widths as much as the values. */
 	for (i = 0; i < t->nshow; i++)

@@ -707,6 +707,42 @@ Test(pgcl, compensate_v1_has_no_overhead)
 	pdb_free(db);
 }
 
+/*
+ * Compensation is optional and a best effort (the Clean notes: it "may
+ * lead to functions getting attributed (near-)zero costs"), so a table
+ * of compensated ticks says so, as one of approximate ticks does.
+ */
+Test(pgcl, compensated_tables_say_so)
+{
+	char *path = cg_file("v2-overhead", NULL, NULL);
+	struct run r;
+
+	run(&r, "ccs-flat --compensate %s", path);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "metric:  ticks (ticks), compensated for "
+	    "profiling overhead, total 136\n") != NULL, "%s", r.out);
+	run_free(&r);
+	run(&r, "ccs-flat %s", path);
+	cr_expect(strstr(r.out, "metric:  ticks (ticks), total 160\n") !=
+	    NULL, "%s", r.out);
+	run_free(&r);
+	/* Only ticks are compensated. */
+	run(&r, "ccs-flat --compensate -m words %s", path);
+	cr_expect(strstr(r.out, "compensated") == NULL, "%s", r.out);
+	run_free(&r);
+	/* Through a dump that kept the mark, too. */
+	run(&r, "ccs-convert -q --compensate -t dump %s | ccs-tree", path);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "total:  136 ticks, 10 words; ticks "
+	    "compensated for profiling overhead\n") != NULL, "%s", r.out);
+	run_free(&r);
+	run(&r, "ccs-tree %s", path);
+	cr_expect(strstr(r.out, "compensated") == NULL, "%s", r.out);
+	run_free(&r);
+	unlink(path);
+	free(path);
+}
+
 /* ---- the writer on a profile pgcl did not make ---- */
 
 Test(pgcl, writer_renumbers_and_warns)
