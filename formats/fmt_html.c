@@ -11,8 +11,9 @@
  *
  * The embedded JSON is columnar, so a million nodes stay compact:
  *
- *   { "program", "command", "date",
- *     "metrics": [ { "name", "unit", "kind", "approximate" } ],
+ *   { "program", "command", "date", "metric" (shown first, or -1),
+ *     "metrics": [ { "name", "unit", "kind", "approximate",
+ *                    "compensated" } ],
  *     "ccs": [ [label, module, src, flags], ... ],
  *     "cc": [ cc of each node, pre-order ],
  *     "kids": [ child count of each node, pre-order ],
@@ -87,9 +88,10 @@ jstr(const char *s)
 }
 
 /* The data but its columns of numbers (cc, kids, values), which are
- * most of it; NULL when out of memory. */
+ * most of it, with metric shown first (-1: the page's choice); NULL when
+ * out of memory. */
 static json_t *
-build_head(struct pdb *db)
+build_head(struct pdb *db, int metric)
 {
 	json_t *doc, *metrics, *ccs;
 	unsigned m, nm = pdb_metric_count(db);
@@ -109,16 +111,21 @@ build_head(struct pdb *db)
 	    "command")) ? k : "")) == NULL ||
 	    pdb_json_put(doc, "date", jstr((k = pdb_meta_get(db,
 	    "date")) ? k : "")) == NULL ||
+	    pdb_json_put(doc, "metric", json_integer(metric)) == NULL ||
 	    (metrics = pdb_json_put(doc, "metrics", json_array())) == NULL ||
 	    (ccs = pdb_json_put(doc, "ccs", json_array())) == NULL)
 		goto fail;
+	k = pdb_meta_get(db, "compensated");
 	for (m = 0; m < nm; m++) {
 		const struct pdb_metric *mt = pdb_metric(db, m);
 
-		if (json_array_append_new(metrics, json_pack("{s:o,s:o,s:s,s:b}",
-		    "name", jstr(mt->name), "unit", jstr(mt->unit), "kind",
-		    mt->kind == PDB_COUNT ? "count" : "cost", "approximate",
-		    (mt->flags & PDB_METRIC_APPROX) != 0)))
+		/* The pgcl reader takes the overhead from ticks alone. */
+		if (json_array_append_new(metrics, json_pack("{s:o,s:o,s:s,s:b,"
+		    "s:b}", "name", jstr(mt->name), "unit", jstr(mt->unit),
+		    "kind", mt->kind == PDB_COUNT ? "count" : "cost",
+		    "approximate", (mt->flags & PDB_METRIC_APPROX) != 0,
+		    "compensated", k != NULL && strcmp(k, "yes") == 0 &&
+		    strcmp(mt->name, "ticks") == 0)))
 			goto fail;
 	}
 	for (i = 0; i < pdb_cc_count(db); i++) {
@@ -182,7 +189,7 @@ put_column(struct pdb_text *t, FILE *out, const struct pdb *db, int col)
  * order Jansson wrote them.  Returns 0, or -1 when out of memory.
  */
 static int
-put_data(struct pdb *db, FILE *out)
+put_data(struct pdb *db, FILE *out, int metric)
 {
 	json_t *doc;
 	struct pdb_text head = { NULL, 0, 0, 0 }, t = { NULL, 0, 0, 0 };
@@ -190,7 +197,7 @@ put_data(struct pdb *db, FILE *out)
 	size_t i;
 	int dumped, rc = -1;
 
-	if ((doc = build_head(db)) == NULL)
+	if ((doc = build_head(db, metric)) == NULL)
 		return -1;
 	dumped = pdb_json_text(doc, JSON_COMPACT | JSON_PRESERVE_ORDER,
 	    &head) == 0;
@@ -265,9 +272,12 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	const char *mem, *mark;
 	char title[256];
 	size_t len, at;
-	int rc = PDB_OK;
+	int rc = PDB_OK, metric = -1;
 
-	(void)opts;
+	if (opts != NULL && opts->metric != NULL &&
+	    (metric = pdb_metric_find(db, opts->metric)) < 0)
+		return pdb_seterr(db, PDB_EINVAL, "no metric '%s' in this "
+		    "profile", opts->metric);
 	if ((rc = pdb_load_libxml2(db)) != PDB_OK)
 		return rc;
 	if ((doc = sym_htmlNewDocNoDtD(NULL, NULL)) == NULL)
@@ -335,7 +345,7 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	}
 	at = (size_t)(mark - mem);
 	fwrite(mem, 1, at, out);
-	if (put_data(db, out) != 0)
+	if (put_data(db, out, metric) != 0)
 		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	else {
 		at += strlen(DATA_MARK);

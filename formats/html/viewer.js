@@ -413,6 +413,9 @@
 		callersOf: -1, callersTree: null, callersA: null, callersExpanded: new Set(),
 		callersLimits: new Map(), searchFrom: 0, hit: -1, hitPath: new Set(), flameRoot: 0
 	};
+	/* ccs2html -m, else ticks, samples, the first cost. */
+	if (D.metric >= 0 && D.metric < D.metrics.length)
+		S.metric = D.metric;
 	if (S.metric < 0)
 		S.metric = D.metrics.findIndex(function (m) { return m.name === 'samples'; });
 	if (S.metric < 0)
@@ -1087,6 +1090,8 @@
 			text += ' (a count metric)';
 		if (D.metrics[m].approximate)
 			text += ' (approximate: from rounded percentages)';
+		if (D.metrics[m].compensated)
+			text += ' (compensated for profiling overhead)';
 		const off = [];
 		for (let c = 0; c < NCC; c++)
 			if (baseSeen[c] && !S.sel[c])

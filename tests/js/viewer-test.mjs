@@ -302,6 +302,32 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.close();
 }
 {
+	// -m chooses the metric the page opens on.
+	const page = await open(html('tests/data/ghc/mj.P.prof', `${scratch}/mj-alloc.html`, '-q', '-m', 'alloc'));
+	check(await page.$eval('#metric', (e) => e.selectedOptions[0].textContent) === 'alloc (bytes)',
+	    `-m alloc opens on alloc: ${await page.$eval('#metric', (e) => e.selectedOptions[0].textContent)}`);
+	check(/total 210,573,856 bytes/.test(await page.textContent('#status')),
+	    `the status is in bytes: ${await page.textContent('#status')}`);
+	await page.close();
+}
+{
+	// Ticks less the profiling overhead (--compensate) are noted, as
+	// ccs-flat notes them; words are not compensated.
+	const pgcl = 'tests/data/pgcl/synthetic-400.pgcl';
+	let page = await open(html(pgcl, `${scratch}/comp.html`, '-q', '--compensate'));
+	check(/compensated for profiling overhead/.test(await page.textContent('#status')),
+	    `compensated ticks are noted: ${await page.textContent('#status')}`);
+	await page.close();
+	page = await open(html(pgcl, `${scratch}/comp-words.html`, '-q', '--compensate', '-m', 'words'));
+	check(!/compensated/.test(await page.textContent('#status')),
+	    `words are not compensated: ${await page.textContent('#status')}`);
+	await page.close();
+	page = await open(html(pgcl, `${scratch}/raw.html`, '-q'));
+	check(!/compensated/.test(await page.textContent('#status')),
+	    `raw ticks are not noted: ${await page.textContent('#status')}`);
+	await page.close();
+}
+{
 	// Folded stacks (Fig. 7 of the paper): the reader's synthetic root is no caller (as in
 	// ccs-callers), and the flat table shows it when cost is left on
 	// it (as ccs-flat does), so that the self column adds up.
