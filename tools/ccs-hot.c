@@ -224,8 +224,13 @@ main(int argc, char *argv[])
 	} else {
 		fprintf(out, "hot stack: %" PRId64 " ", v);
 		tool_put_text(out, pdb_metric(db, (unsigned)m)->unit, 0);
-		fprintf(out, ", %s%% of %" PRId64 "\n",
-		    tool_fmt_pct(pct, sizeof(pct), v, total), total);
+		/* As ccs-flat and ccs-callers say what the numbers are. */
+		fprintf(out, ", %s%% of %" PRId64 "%s%s\n",
+		    tool_fmt_pct(pct, sizeof(pct), v, total), total,
+		    pdb_metric(db, (unsigned)m)->flags & PDB_METRIC_APPROX ?
+		    " (approximate)" : "", tool_metric_compensated(db,
+		    (unsigned)m) ? " (compensated for profiling overhead)" :
+		    "");
 		fputs("  <", out);
 		put_path(out, db, &res.hot, 1, 0);
 		fputs(">\n\nexpensive arm (inclusive):\n", out);

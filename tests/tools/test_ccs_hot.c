@@ -173,6 +173,27 @@ Test(ccs_hot, fig7_tsv)
 	run_free(&r);
 }
 
+/* The first line says what the numbers are, as ccs-flat does: ticks
+ * from rounded percentages, ticks less the profiling overhead. */
+Test(ccs_hot, approximate_and_compensated_metrics_say_so)
+{
+	static const char pgcl[] = "tests/data/pgcl/synthetic-400.pgcl";
+	struct run r;
+
+	run_ok(&r, "ccs-hot tests/data/ghc/mj.prof | head -1");
+	cr_expect_str_eq(r.out, "hot stack: 36 ticks, 94.7% of 38 "
+	    "(approximate)\n");
+	run_free(&r);
+	run_ok(&r, "ccs-hot --compensate %s | head -1", pgcl);
+	cr_expect_str_eq(r.out, "hot stack: 4164 ticks, 35.3% of 11788 "
+	    "(compensated for profiling overhead)\n");
+	run_free(&r);
+	run_ok(&r, "ccs-hot --compensate -m words %s | head -1", pgcl);
+	cr_expect_str_eq(r.out, "hot stack: 155224 words, 84.8% of "
+	    "182998\n");
+	run_free(&r);
+}
+
 /* GHC: modules in the readable form, labels only in the TSV. */
 Test(ccs_hot, ghc_share_of_the_total)
 {
