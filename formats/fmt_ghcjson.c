@@ -435,7 +435,12 @@ read_node(struct jctx *c, json_t *node, uint32_t *cc, int64_t *vals,
 			return pdb_seterr(c->db, PDB_EFORMAT,
 			    "%s: profile node %zu: '%s' is not an integer",
 			    c->name, c->nodes, ghcjson_metrics[i].field);
-		vals[i] = json_integer_value(v);
+		/* GHC writes its counts unsigned (ghcjson_stream.c). */
+		if ((vals[i] = json_integer_value(v)) < 0)
+			return pdb_seterr(c->db, PDB_EFORMAT,
+			    "%s: profile node %zu: '%s' is negative (%lld)",
+			    c->name, c->nodes, ghcjson_metrics[i].field,
+			    (long long)vals[i]);
 	}
 	if ((v = json_object_get(node, "children")) == NULL)
 		return pdb_seterr(c->db, PDB_EFORMAT,

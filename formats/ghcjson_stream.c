@@ -673,6 +673,12 @@ node_value(struct js *j, struct level *l, enum vtype t, long long iv)
 		return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
 		    "%s: profile node %zu: '%s' after 'children'", j->name,
 		    l->nodeno, key->name));
+	/* GHC writes its counts unsigned: a negative one is damage, as
+	 * the text reader finds it. */
+	if (key->slot >= 0 && iv < 0)
+		return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
+		    "%s: profile node %zu: '%s' is negative (%lld)", j->name,
+		    l->nodeno, key->name, iv));
 	r = rec_at(j, l->seq);
 	if (key->slot < 0)
 		r->id = iv;
