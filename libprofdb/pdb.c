@@ -176,7 +176,7 @@ pdb_meta_unset(struct pdb *db, const char *key)
 {
 	size_t i;
 
-	for (i = 0; i < db->nmeta; i++)
+	for (i = 0; key != NULL && i < db->nmeta; i++)
 		if (strcmp(db->meta[i].key, key) == 0) {
 			free(db->meta[i].key);
 			free(db->meta[i].value);
@@ -222,6 +222,11 @@ pdb_metric_add(struct pdb *db, const char *name, const char *unit,
 	int64_t *scratch;
 	char *n, *u;
 
+	/* A metric is named: it is found and written by its name. */
+	if (name == NULL)
+		return pdb_seterr(db, PDB_EINVAL, "pdb_metric_add: no name");
+	if (unit == NULL)
+		unit = "";
 	if (db->nnodes > 0)
 		return pdb_seterr(db, PDB_EINVAL,
 		    "metric '%s' added after the tree was started", name);
@@ -280,7 +285,7 @@ pdb_metric_find(const struct pdb *db, const char *name)
 {
 	unsigned i;
 
-	for (i = 0; i < db->nmetrics; i++)
+	for (i = 0; name != NULL && i < db->nmetrics; i++)
 		if (strcmp(db->metrics[i].name, name) == 0)
 			return (int)i;
 	return -1;

@@ -126,7 +126,7 @@ void		 pdb_warn(struct pdb *, const char *fmt, ...)
 int		 pdb_meta_set(struct pdb *, const char *key, const char *value);
 const char	*pdb_meta_get(const struct pdb *, const char *key); /* or NULL */
 /* Remove key, if it is there; the keys after it move up one. */
-void		 pdb_meta_unset(struct pdb *, const char *key);
+void		 pdb_meta_unset(struct pdb *, const char *key); /* NULL: none */
 size_t		 pdb_meta_count(const struct pdb *);
 void		 pdb_meta_at(const struct pdb *, size_t i, const char **key,
 		    const char **value);
@@ -138,12 +138,13 @@ void		 pdb_meta_at(const struct pdb *, size_t i, const char **key,
 
 /* Add a metric; *out gets its index.  The schema is fixed once the tree
  * has nodes.  Flags are PDB_METRIC_* (others are refused, and dropped by
- * pdb_metric_set_flags()). */
+ * pdb_metric_set_flags()).  A NULL name is PDB_EINVAL, a NULL unit
+ * empty. */
 int		 pdb_metric_add(struct pdb *, const char *name, const char *unit,
 		    enum pdb_kind, uint32_t flags, unsigned *out);
 unsigned	 pdb_metric_count(const struct pdb *);
 const struct pdb_metric *pdb_metric(const struct pdb *, unsigned);
-/* Index of the metric called name, or -1. */
+/* Index of the metric called name, or -1 (also for NULL). */
 int		 pdb_metric_find(const struct pdb *, const char *name);
 /* The metric a tool shows by default: "ticks", else "samples", else the
  * first cost metric, else 0. */
@@ -428,6 +429,7 @@ int		 pdb_sums_add(struct pdb *db, uint64_t *range, uint32_t cc,
 struct pdb_sel;
 struct pdb_sel	*pdb_sel_new(void);
 void		 pdb_sel_free(struct pdb_sel *);
+/* PDB_ENOMEM, or PDB_EINVAL for a NULL pattern. */
 int		 pdb_sel_add(struct pdb_sel *, int select, const char *pattern);
 int		 pdb_sel_is_trivial(const struct pdb_sel *); /* selects all */
 /* Whether cost centre cc of db is selected (the root's is always). */

@@ -44,6 +44,8 @@ pdb_sel_add(struct pdb_sel *sel, int select, const char *pattern)
 {
 	char *p;
 
+	if (pattern == NULL)
+		return PDB_EINVAL;
 	if (pdbi_grow(&sel->pats, &sel->cap, sel->n + 1, sizeof(*sel->pats)) ||
 	    pdbi_grow(&sel->isselect, &sel->capsel, sel->n + 1,
 	    sizeof(*sel->isselect)) || (p = pdbi_strdup(pattern)) == NULL)

@@ -149,10 +149,12 @@ Test(api, node_values_refuse_bad_indices)
 	pdb_free(db);
 }
 
-/* A NULL name is an empty one; NULL metadata is refused. */
+/* A NULL name is an empty one, but for a metric's; NULL metadata and a
+ * NULL pattern are refused. */
 Test(api, null_names_are_empty)
 {
 	struct pdb *db = pdb_new();
+	struct pdb_sel *sel;
 	uint32_t mod, cc, again;
 
 	cr_assert(db != NULL);
@@ -170,7 +172,21 @@ Test(api, null_names_are_empty)
 	cr_expect_eq(pdb_meta_set(db, "k", NULL), PDB_EINVAL);
 	cr_expect_eq(pdb_meta_set(db, NULL, "v"), PDB_EINVAL);
 	cr_expect(pdb_meta_get(db, "k") == NULL);
+	pdb_meta_unset(db, NULL);
+	/* A metric needs a name; its unit may be left out. */
+	cr_expect_eq(pdb_metric_add(db, NULL, "u", PDB_COST, 0, NULL),
+	    PDB_EINVAL);
+	cr_expect_eq(pdb_metric_find(db, NULL), -1);
+	cr_expect_eq(pdb_metric_add(db, "m", NULL, PDB_COST, 0, NULL),
+	    PDB_OK);
+	cr_expect_str_eq(pdb_metric(db, 0)->unit, "");
+	cr_expect_eq(pdb_metric_find(db, NULL), -1);
 	pdb_free(db);
+	sel = pdb_sel_new();
+	cr_assert(sel != NULL);
+	cr_expect_eq(pdb_sel_add(sel, 1, NULL), PDB_EINVAL);
+	cr_expect(pdb_sel_is_trivial(sel));
+	pdb_sel_free(sel);
 }
 
 /* pdb_format_find() of a name it does not know is NULL: writing with
