@@ -88,8 +88,7 @@ jstr(const char *s)
 }
 
 /* The data but its columns of numbers (cc, kids, values), which are
- * most of it, with metric shown first (-1: the page's choice); NULL when
- * out of memory. */
+ * most of it, with metric shown first; NULL when out of memory. */
 static json_t *
 build_head(struct pdb *db, int metric)
 {

@@ -834,8 +834,7 @@ pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 		    meta_u64(db, "tick_interval_us", &interval) && interval > 0)
 			tps = 1000000 / interval;
 		meta_u64(db, "overhead_per_1000", &overhead);
-		if (overhead != 0 && pdb_meta_get(db, "compensated") != NULL &&
-		    strcmp(pdb_meta_get(db, "compensated"), "yes") == 0) {
+		if (overhead != 0 && pdb_ticks_compensated(db, PDB_NONE)) {
 			pdb_warn(db, "pgcl cannot mark ticks as compensated: "
 			    "writing overhead 0 so they are not compensated "
 			    "twice");

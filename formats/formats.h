@@ -544,6 +544,13 @@ int		 pdb_names_shared(const struct pdb *db, const uint32_t *ccs,
 		    size_t n, unsigned char *shared);
 
 /*
+ * Whether the pgcl reader took the profiling overhead from db's ticks
+ * (--compensate), which its metadata keep as "compensated: yes"; with m
+ * not PDB_NONE, whether metric m holds those ticks (io.c).
+ */
+int		 pdb_ticks_compensated(const struct pdb *db, unsigned m);
+
+/*
  * Split a GHC source location, "Main.hs:16:1-41" or
  * "Main.hs:(18,1)-(19,28)", into the length of its file part, its first
  * line and column (col may be NULL; 0 when not given), as srcloc.c

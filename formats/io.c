@@ -200,8 +200,7 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 	 */
 	if (rc == PDB_OK && opts != NULL &&
 	    (opts->flags & PDB_OPT_COMPENSATE) && fmt != &pdb_fmt_pgcl &&
-	    (pdb_meta_get(db, "compensated") == NULL ||
-	    strcmp(pdb_meta_get(db, "compensated"), "yes") != 0))
+	    !pdb_ticks_compensated(db, PDB_NONE))
 		pdb_warn(db, "%s: --compensate applies to Clean profiles "
 		    "only; this is %s: not compensated", in->name, fmt->name);
 out:
@@ -232,6 +231,16 @@ pdb_read_tree(struct pdb *db, const char *path, const struct pdb_format *fmt,
 		rc = pdb_seterr(db, PDB_EFORMAT, "%s: no stacks in profile",
 		    strcmp(path, "-") == 0 ? "<stdin>" : path);
 	return rc;
+}
+
+int
+pdb_ticks_compensated(const struct pdb *db, unsigned m)
+{
+	const char *c = pdb_meta_get(db, "compensated");
+
+	if (c == NULL || strcmp(c, "yes") != 0)
+		return 0;
+	return m == PDB_NONE || strcmp(pdb_metric(db, m)->name, "ticks") == 0;
 }
 
 int

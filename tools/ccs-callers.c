@@ -321,7 +321,7 @@ report(FILE *out, struct pdb *ct, unsigned m, int tsv, uint64_t merged,
 		    metric->kind == PDB_COUNT ? "" : " inherited",
 		    tool_fmt_pct(pct, sizeof(pct), total, all), all,
 		    metric->flags & PDB_METRIC_APPROX ? " (approximate)" : "",
-		    tool_metric_compensated(ct, m) ? " (compensated for "
+		    pdb_ticks_compensated(ct, m) ? " (compensated for "
 		    "profiling overhead)" : "");
 		if (merged > 1)
 			fprintf(out, "  (%" PRIu64 " cost centres of this name "

@@ -220,7 +220,7 @@ print_table(FILE *out, const struct pdb *db, const struct row *rows,
 	tool_put_text(out, m->unit, 0);
 	fprintf(out, ")%s%s, total %" PRId64 "\n\n", m->flags &
 	    PDB_METRIC_APPROX ? ", approximate: from rounded percentages" :
-	    "", tool_metric_compensated(db, (unsigned)metric) ?
+	    "", pdb_ticks_compensated(db, (unsigned)metric) ?
 	    ", compensated for profiling overhead" : "", total);
 	tool_put_left(out, "COST CENTRE", wl);
 	fputs("  ", out);

@@ -228,7 +228,7 @@ main(int argc, char *argv[])
 		fprintf(out, ", %s%% of %" PRId64 "%s%s\n",
 		    tool_fmt_pct(pct, sizeof(pct), v, total), total,
 		    pdb_metric(db, (unsigned)m)->flags & PDB_METRIC_APPROX ?
-		    " (approximate)" : "", tool_metric_compensated(db,
+		    " (approximate)" : "", pdb_ticks_compensated(db,
 		    (unsigned)m) ? " (compensated for profiling overhead)" :
 		    "");
 		fputs("  <", out);

@@ -403,7 +403,7 @@ header(struct tree *t)
 		}
 		if (m->flags & PDB_METRIC_APPROX)
 			approx = 1;
-		if (tool_metric_compensated(db, t->show[i]))
+		if (pdb_ticks_compensated(db, t->show[i]))
 			comp = 1;
 	}
 	fprintf(t->out, "%s%s\n\n", approx ?

@@ -386,15 +386,6 @@ tool_metric_needed(const struct tool_common *c, const struct pdb *db,
 	return m;
 }
 
-int
-tool_metric_compensated(const struct pdb *db, unsigned m)
-{
-	const char *c = pdb_meta_get(db, "compensated");
-
-	return c != NULL && strcmp(c, "yes") == 0 &&
-	    strcmp(pdb_metric(db, m)->name, "ticks") == 0;
-}
-
 const char *
 tool_input_name(const char *path)
 {

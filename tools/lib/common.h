@@ -184,9 +184,6 @@ int	tool_metric_quiet(const struct tool_common *, const struct pdb *);
  * profile read from path ("-": stdin) has none. */
 int	tool_metric_needed(const struct tool_common *, const struct pdb *,
 	    const char *path);
-/* Whether metric m of db holds ticks from which the pgcl reader took the
- * profiling overhead (--compensate): a table of them says so. */
-int	tool_metric_compensated(const struct pdb *, unsigned m);
 /* The single input operand: 0 or 1 operands, "-" meaning stdin.  Exits 2
  * with usage when there are more. */
 const char *tool_one_input(int argc, char **argv, const char *usage);
