@@ -11,7 +11,7 @@
  *
  * The embedded JSON is columnar, so a million nodes stay compact:
  *
- *   { "program", "command", "date", "metric" (shown first, or -1),
+ *   { "program", "command", "date", "metric" (the one shown first),
  *     "metrics": [ { "name", "unit", "kind", "approximate",
  *                    "compensated" } ],
  *     "ccs": [ [label, module, src, flags], ... ],
@@ -114,7 +114,6 @@ build_head(struct pdb *db, int metric)
 	    (metrics = pdb_json_put(doc, "metrics", json_array())) == NULL ||
 	    (ccs = pdb_json_put(doc, "ccs", json_array())) == NULL)
 		goto fail;
-	k = pdb_meta_get(db, "compensated");
 	for (m = 0; m < nm; m++) {
 		const struct pdb_metric *mt = pdb_metric(db, m);
 
@@ -123,8 +122,7 @@ build_head(struct pdb *db, int metric)
 		    "s:b}", "name", jstr(mt->name), "unit", jstr(mt->unit),
 		    "kind", mt->kind == PDB_COUNT ? "count" : "cost",
 		    "approximate", (mt->flags & PDB_METRIC_APPROX) != 0,
-		    "compensated", k != NULL && strcmp(k, "yes") == 0 &&
-		    strcmp(mt->name, "ticks") == 0)))
+		    "compensated", pdb_ticks_compensated(db, m))))
 			goto fail;
 	}
 	for (i = 0; i < pdb_cc_count(db); i++) {
@@ -271,10 +269,12 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	const char *mem, *mark;
 	char title[256];
 	size_t len, at;
-	int rc = PDB_OK, metric = -1;
+	int rc = PDB_OK, metric;
 
-	if (opts != NULL && opts->metric != NULL &&
-	    (metric = pdb_metric_find(db, opts->metric)) < 0)
+	/* The metric shown first: -m's, else the tools' default. */
+	if (opts == NULL || opts->metric == NULL)
+		metric = (int)pdb_metric_default(db);
+	else if ((metric = pdb_metric_find(db, opts->metric)) < 0)
 		return pdb_seterr(db, PDB_EINVAL, "no metric '%s' in this "
 		    "profile", opts->metric);
 	if ((rc = pdb_load_libxml2(db)) != PDB_OK)

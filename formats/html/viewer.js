@@ -404,7 +404,8 @@
 	for (let i = 0; i < base.n; i++)
 		baseSeen[base.cc[i]] = 1;
 	const S = {
-		metric: D.metrics.findIndex(function (m) { return m.name === 'ticks'; }),
+		/* The writer's choice: ccs2html -m, else the tools' default. */
+		metric: D.metric >= 0 && D.metric < D.metrics.length ? D.metric : 0,
 		selectPat: '', deselectPat: '', override: new Map(),
 		min: 0, exclude: '', search: '',
 		tab: 'tree', sortCol: 'self', sortDesc: true, flatLimit: 300,
@@ -413,13 +414,6 @@
 		callersOf: -1, callersTree: null, callersA: null, callersExpanded: new Set(),
 		callersLimits: new Map(), searchFrom: 0, hit: -1, hitPath: new Set(), flameRoot: 0
 	};
-	/* ccs2html -m, else ticks, samples, the first cost. */
-	if (D.metric >= 0 && D.metric < D.metrics.length)
-		S.metric = D.metric;
-	if (S.metric < 0)
-		S.metric = D.metrics.findIndex(function (m) { return m.name === 'samples'; });
-	if (S.metric < 0)
-		S.metric = Math.max(0, D.metrics.findIndex(function (m) { return m.kind === 'cost'; }));
 
 	function selection() {
 		const sel = new Uint8Array(NCC);
