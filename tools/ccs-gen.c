@@ -62,6 +62,7 @@
 #define SAMPLE3		8000000
 #define SIZE_ROUNDS	12		/* budgets tried at the full size */
 #define SIZE_SLACK	25		/* which stop within 1/25 of the size */
+#define SIZE_SLACK_FOLDED 10		/* folded stacks within 1/10, as promised */
 
 static const char usage[] =
     "ccs-gen [-q] [-t format] [-n nodes | --size bytes] [--seed n] "
@@ -174,13 +175,13 @@ produce(const struct outfmt *f, uint64_t seed, uint64_t nodes, int stream,
  * The node budget that gives about size bytes: generate without writing
  * at growing sample sizes and scale, the last sample being a quarter of
  * the answer (bytes per node grow slowly with the depth); then try
- * budgets near the estimate, below.
+ * budgets near that estimate, as the comment in the function says.
  */
 static uint64_t
 nodes_for(const struct outfmt *f, uint64_t seed, uint64_t size, int stream)
 {
 	struct gstats st;
-	uint64_t n, s, bytes, cap, best, bestoff, off;
+	uint64_t n, s, bytes, cap, best, bestoff, off, slack, tried;
 	unsigned i;
 
 	n = size / f->bpn;
@@ -208,6 +209,8 @@ nodes_for(const struct outfmt *f, uint64_t seed, uint64_t size, int stream)
 	 */
 	best = n;
 	bestoff = UINT64_MAX;
+	slack = size / (strcmp(f->name, "folded") == 0 ? SIZE_SLACK_FOLDED :
+	    SIZE_SLACK);
 	for (i = 0; i < SIZE_ROUNDS && n >= 2 && n <= MAX_NODES; i++) {
 		if ((bytes = produce(f, seed, n, stream, NULL, &st, NULL)) == 0)
 			break;
@@ -216,9 +219,13 @@ nodes_for(const struct outfmt *f, uint64_t seed, uint64_t size, int stream)
 			best = n;
 			bestoff = off;
 		}
-		if (off <= size / SIZE_SLACK)
+		if (off <= slack)
 			break;
-		n = (uint64_t)((double)n * (double)size / (double)bytes);
+		/* The same budget again would give the same bytes. */
+		if ((tried = (uint64_t)((double)n * (double)size /
+		    (double)bytes)) == n)
+			break;
+		n = tried;
 	}
 	n = best;
 	if (n < 2)
