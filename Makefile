@@ -91,7 +91,8 @@ $(B)/tests/tools/test_linking.o: CPPFLAGS += $(STATIC_DEFS)
 $(B)/libprofdb.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-# The version script keeps all but the API of pdb.h inside the library.
+# The version script keeps inside the library all but the API of pdb.h
+# and the pdb_cpu_*() of formats.h (libprofdb/libprofdb.map).
 $(B)/$(SONAME): $(LIB_OBJS) libprofdb/libprofdb.map
 	$(CC) -shared -Wl,-soname,$(SONAME) \
 	    -Wl,--version-script=libprofdb/libprofdb.map $(LDFLAGS) -o $@ \

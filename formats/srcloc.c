@@ -4,9 +4,10 @@
  *
  * The file, line and column of a GHC source location, for the writers
  * whose viewers open a file at a line (callgrind's fl=, speedscope's
- * frames).  GHC writes "Main.hs:16:1-41", "Main.hs:(18,1)-(19,28)" and,
- * for a span on one line of a path holding colons, the last form that
- * fits; "<built-in>" and the like name no file.
+ * frames).  GHC writes "Main.hs:16:1-41" or "Main.hs:(18,1)-(19,28)";
+ * "<built-in>" and the like name no file.  The file part ends at the
+ * first colon followed by a line number and a ':', ',' or the end, so a
+ * path that holds such a colon itself ("x:1:y.hs:2:3") is cut there.
  */
 #include <stdint.h>
 #include <string.h>
