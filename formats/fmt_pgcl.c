@@ -114,7 +114,8 @@ const struct pdb_format pdb_fmt_pgcl = {
 	.name = "pgcl",
 	.desc = "Clean callgraph profile (.pgcl), versions 1 and 2",
 	.exts = ".pgcl",
-	.flags = PDB_FMT_READ | PDB_FMT_WRITE | PDB_FMT_BINARY,
+	.flags = PDB_FMT_READ | PDB_FMT_WRITE | PDB_FMT_BINARY |
+	    PDB_FMT_COMPENSATE,
 	.build = PDB_BUILD_RAW,
 	.probe = pgcl_probe,
 	.read = pgcl_read,

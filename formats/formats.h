@@ -47,6 +47,7 @@ extern "C" {
 #define PDB_FMT_READ	0x01u
 #define PDB_FMT_WRITE	0x02u
 #define PDB_FMT_BINARY	0x04u	/* output is binary: refuse a terminal */
+#define PDB_FMT_COMPENSATE 0x08u /* the reader does PDB_OPT_COMPENSATE */
 
 /* Options for readers and writers; zero means default. */
 struct pdb_opts {

@@ -192,14 +192,16 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 	else
 		rc = locate(&g, db, rc);
 	/*
-	 * Only a Clean profile states its overhead; any other input, a dump
-	 * of one too, is read as it is.  Say so, or "ccs-select ... x.pgcl |
+	 * Only a Clean profile states its overhead, and only its reader
+	 * compensates (PDB_FMT_COMPENSATE); any other input, a dump of one
+	 * too, is read as it is.  Say so, or "ccs-select ... x.pgcl |
 	 * ccs-flat --compensate" silently differs from "ccs-flat
 	 * --compensate ... x.pgcl".  A dump of compensated ticks needs no
 	 * word.
 	 */
 	if (rc == PDB_OK && opts != NULL &&
-	    (opts->flags & PDB_OPT_COMPENSATE) && fmt != &pdb_fmt_pgcl &&
+	    (opts->flags & PDB_OPT_COMPENSATE) &&
+	    !(fmt->flags & PDB_FMT_COMPENSATE) &&
 	    !pdb_ticks_compensated(db, PDB_NONE))
 		pdb_warn(db, "%s: --compensate applies to Clean profiles "
 		    "only; this is %s: not compensated", in->name, fmt->name);

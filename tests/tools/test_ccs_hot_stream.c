@@ -589,3 +589,46 @@ Test(ccs_hot_stream, memory_does_not_grow)
 	run_free(&r);
 	temp_free(t);
 }
+
+/*
+ * Two siblings of one cost centre, which a dump may hold (ccs-dump(5)):
+ * the tools that rank or prune weigh each as a stack of its own, and a
+ * selection, even of nothing, merges them.  The root f0 has children
+ * f1 of 5, f2 of 8 and f1 again of 5.
+ */
+Test(ccs_hot_stream, sibling_twins_weighed_apart_unless_selected)
+{
+	struct enc e = { 0 };
+	struct run r;
+	char *p;
+
+	dump_head(&e, 3);
+	enc_varint(&e, 1);
+	enc_varint(&e, 0);		/* the root */
+	enc_svarint(&e, 0);
+	enc_varint(&e, 3);
+	enc_varint(&e, 1);		/* f1 */
+	enc_svarint(&e, 5);
+	enc_varint(&e, 0);
+	enc_varint(&e, 2);		/* f2 */
+	enc_svarint(&e, 8);
+	enc_varint(&e, 0);
+	enc_varint(&e, 1);		/* f1 again */
+	enc_svarint(&e, 5);
+	enc_varint(&e, 0);
+	p = dump_end(&e, 4);
+	run_ok(&r, "ccs-hot --tsv %s", p);
+	cr_expect(strncmp(r.out, "stack\tf0;f2\t8\n", 14) == 0, "%s", r.out);
+	run_free(&r);
+	run_ok(&r, "ccs-hot --tsv -d nomatch %s", p);
+	cr_expect(strncmp(r.out, "stack\tf0;f1\t10\n", 15) == 0, "%s",
+	    r.out);
+	run_free(&r);
+	run_ok(&r, "ccs-prune --min-ticks 6 -t folded %s", p);
+	cr_expect_str_eq(r.out, "M.f0 10\nM.f0;M.f2 8\n");
+	run_free(&r);
+	run_ok(&r, "ccs-prune -d nomatch --min-ticks 6 -t folded %s", p);
+	cr_expect_str_eq(r.out, "M.f0;M.f1 10\nM.f0;M.f2 8\n");
+	run_free(&r);
+	temp_free(p);
+}
