@@ -135,13 +135,17 @@ pgcl_probe(const unsigned char *head, size_t len)
 	    head[7] == 0)
 		return 100;
 	/*
-	 * Another version: still bid when the version field is binary, so
-	 * that the reader can say "unsupported version" instead of the
-	 * input being taken for text that begins with "prof".
+	 * Another version: still bid when the input is binary, so that the
+	 * reader can say "unsupported version" instead of the input being
+	 * taken for text that begins with "prof".  The version field may
+	 * be bytes of Latin-1 text (0xffffffff is "\xff\xff\xff\xff"), but
+	 * no text has a NUL, and the counts after the header have some.
 	 */
 	for (i = 4; i < 8; i++)
 		if (head[i] < 0x09 || (head[i] > 0x0d && head[i] < 0x20))
 			return 60;
+	if (memchr(head + 8, '\0', len - 8) != NULL)
+		return 60;
 	return 0;
 }
 

@@ -877,31 +877,41 @@ Test(pgcl, bad_magic)
 
 Test(pgcl, unsupported_version)
 {
-	static const char text[] = "\"prof\"- u32:3 u32:1 u32:1 0 0 "
-	    "\"M\" 1 \"f\" 1 0 0 0 0 0 0 0";
+	/* The second's version field could be Latin-1 text, "\xff" four
+	 * times; the NULs of the counts after it are not. */
+	static const char *const texts[] = {
+		"\"prof\"- u32:3 u32:1 u32:1 0 0 \"M\" 1 \"f\" 1 0 0 0 0 0 0 0",
+		"\"prof\"- u32:4294967295 u32:1 u32:1 0 0 \"M\" 1 \"f\" 1 0 0 "
+		    "0 0 0 0 0",
+	};
+	static const char *const versions[] = { "3", "4294967295" };
 	unsigned char *p;
-	size_t n;
-	char *path, *want;
+	size_t i, n;
+	char *path, *want, *msg;
 	struct pdb *db;
 	int rc;
 
-	expect_error_text(text, PDB_EUNSUPP, "byte 4: unsupported pgcl "
-	    "version 3");
 	expect_error_text("\"prof\"- u32:0", PDB_EUNSUPP,
 	    "byte 4: unsupported pgcl version 0");
-	/* Probing picks pgcl for it, so the message is the same. */
-	p = cg_encode(text, &n);
-	path = write_temp(p, n, ".pgcl");
-	db = new_db();
-	rc = pdb_read_tree(db, path, NULL, NULL, NULL);
-	want = xprintf("%s: byte 4: unsupported pgcl version 3", path);
-	cr_expect_eq(rc, PDB_EUNSUPP);
-	cr_expect_str_eq(pdb_errmsg(db), want);
-	unlink(path);
-	free(path);
-	free(want);
-	free(p);
-	pdb_free(db);
+	for (i = 0; i < 2; i++) {
+		msg = xprintf("byte 4: unsupported pgcl version %s",
+		    versions[i]);
+		expect_error_text(texts[i], PDB_EUNSUPP, msg);
+		/* Probing picks pgcl for it, so the message is the same. */
+		p = cg_encode(texts[i], &n);
+		path = write_temp(p, n, ".pgcl");
+		db = new_db();
+		rc = pdb_read_tree(db, path, NULL, NULL, NULL);
+		want = xprintf("%s: %s", path, msg);
+		cr_expect_eq(rc, PDB_EUNSUPP, "%s", pdb_errmsg(db));
+		cr_expect_str_eq(pdb_errmsg(db), want);
+		unlink(path);
+		free(path);
+		free(want);
+		free(msg);
+		free(p);
+		pdb_free(db);
+	}
 }
 
 Test(pgcl, probe)
@@ -915,6 +925,11 @@ Test(pgcl, probe)
 	cr_expect_eq(pdb_fmt_pgcl.probe((const unsigned char *)"pro", 3), 0);
 	cr_expect_eq(pdb_fmt_pgcl.probe((const unsigned char *)"\tWed Nov",
 	    8), 0);
+	/* Latin-1 text after "prof" is text; a NUL after it is not. */
+	cr_expect_eq(pdb_fmt_pgcl.probe((const unsigned char *)
+	    "prof\xff\xff\xff\xff;a 1\n", 12), 0);
+	cr_expect_eq(pdb_fmt_pgcl.probe((const unsigned char *)
+	    "prof\xff\xff\xff\xff\1\0\0\0", 12), 60);
 }
 
 Test(pgcl, overlong_varint)
