@@ -314,6 +314,52 @@ Test(ccs2dot, legend_of_ghc_report)
 }
 
 /*
+ * The legend says what the numbers are, as ccs-hot does: ticks derived
+ * from a GHC report's rounded percentages, ticks less the profiling
+ * overhead; streamed (the plain graph) or from the tree (--hot).
+ */
+Test(ccs2dot, legend_says_approximate_and_compensated)
+{
+	static const char *const how[] = { "", "--hot " };
+	static const char pgcl[] = "tests/data/pgcl/synthetic-400.pgcl";
+	char args[256];
+	Agraph_t *g;
+	const char *l;
+	size_t i;
+
+	for (i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
+		snprintf(args, sizeof(args), "%stests/data/ghc/mj.prof",
+		    how[i]);
+		g = dot_of(args);
+		l = agget(agnode(g, "legend", 0), "label");
+		cr_expect(starts(l, "program: mj\\lmetric: ticks "
+		    "(approximate), total 38 ticks\\l"), "%s: %s", args, l);
+		agclose(g);
+
+		snprintf(args, sizeof(args), "%s--compensate %s", how[i],
+		    pgcl);
+		g = dot_of(args);
+		l = agget(agnode(g, "legend", 0), "label");
+		cr_expect(strstr(l, "metric: ticks (compensated for profiling "
+		    "overhead), total 11788 ticks\\l") != NULL, "%s: %s",
+		    args, l);
+		agclose(g);
+
+		snprintf(args, sizeof(args), "%s-m words --compensate %s",
+		    how[i], pgcl);
+		g = dot_of(args);
+		l = agget(agnode(g, "legend", 0), "label");
+		cr_expect(strstr(l, "metric: words, total") != NULL, "%s: %s",
+		    args, l);
+		agclose(g);
+	}
+	g = dot_of(MJ);
+	l = agget(agnode(g, "legend", 0), "label");
+	cr_expect(strstr(l, "approximate") == NULL, "%s", l);
+	agclose(g);
+}
+
+/*
  * Cost left on a made-up root (every frame of "a 2" de-selected) is no
  * call to draw: the legend says how much, in the graph and the tree,
  * streamed or not; a profile without such cost has no such line.
