@@ -9,14 +9,21 @@
  * rest in the browser: the stack tree, the flat/inherited table,
  * selection, thresholds, search, hot paths, callers and a flame graph.
  *
- * The embedded JSON is columnar, so a million nodes stay compact:
+ * The embedded JSON is columnar, so a million nodes stay compact.  The
+ * element whose id is profile-data holds
  *
  *   { "program", "command", "date", "metric" (the one shown first),
  *     "metrics": [ { "name", "unit", "kind", "approximate",
  *                    "compensated" } ],
  *     "ccs": [ [label, module, src, flags], ... ],
- *     "cc": [ cc of each node, pre-order ],
- *     "kids": [ child count of each node, pre-order ],
+ *     "note": what was done to the profile (pdb_html_opts), if anything,
+ *     "nodes": the number of nodes }
+ *
+ * and the elements of class profile-chunk after it the nodes, in
+ * pre-order, a run of them each:
+ *
+ *   { "cc": [ cc of each node ],
+ *     "kids": [ child count of each node ],
  *     "values": [ [ own value of each node ], ... one array per metric ] }
  *
  * Safety: names only ever reach the page as JSON strings and are shown
@@ -30,6 +37,7 @@
 #include <jansson.h>
 
 #include "dynlib.h"
+#include "fmt_html.h"
 #include "formats.h"
 #include "jsonlib.h"
 
@@ -90,7 +98,7 @@ jstr(const char *s)
 /* The data but its columns of numbers (cc, kids, values), which are
  * most of it, with metric shown first; NULL when out of memory. */
 static json_t *
-build_head(struct pdb *db, int metric)
+build_head(struct pdb *db, int metric, const char *note)
 {
 	json_t *doc, *metrics, *ccs;
 	unsigned m, nm = pdb_metric_count(db);
@@ -131,16 +139,14 @@ build_head(struct pdb *db, int metric)
 		    jstr(c.label), jstr(c.module), jstr(c.src), (int)c.flags)))
 			goto fail;
 	}
+	if (note != NULL && pdb_json_put(doc, "note", jstr(note)) == NULL)
+		goto fail;
 	return doc;
 fail:
 	json_decref(doc);
 	return NULL;
 }
 
-/*
- * One column of the data, in pre-order: "[x,y,...]" of node cc (col -2),
- * child count (-1) or value of metric col.
- */
 /* Write what t holds to out and empty it; 0, or -1 when t failed. */
 static int
 flush_text(struct pdb_text *t, FILE *out)
@@ -152,79 +158,114 @@ flush_text(struct pdb_text *t, FILE *out)
 	return 0;
 }
 
-/* A column of a number per node, in pre-order: -2 the cost centres, -1
- * the child counts, else the values of metric col; through t to out. */
+/*
+ * A column of a number for each of count nodes, in pre-order from node
+ * *n, which it leaves at the node after them: col -2 the cost centres,
+ * -1 the child counts, else the values of metric col; through t to out.
+ */
 static int
-put_column(struct pdb_text *t, FILE *out, const struct pdb *db, int col)
+put_column(struct pdb_text *t, FILE *out, const struct pdb *db, int col,
+    uint32_t *n, uint32_t count)
 {
-	uint32_t n;
+	uint32_t i, at = *n;
 	int64_t x;
-	int first = 1;
 
 	pdb_text_add(t, "[", 1);
-	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
-	    n = pdb_walk_next(db, n, NULL)) {
-		x = col == -2 ? (int64_t)pdb_node_cc(db, n) : col == -1 ?
-		    (int64_t)pdb_node_child_count(db, n) :
-		    pdb_node_value(db, n, (unsigned)col);
+	for (i = 0; i < count && at != PDB_NONE; i++) {
+		x = col == -2 ? (int64_t)pdb_node_cc(db, at) : col == -1 ?
+		    (int64_t)pdb_node_child_count(db, at) :
+		    pdb_node_value(db, at, (unsigned)col);
 		if (t->len > 60000 && flush_text(t, out) != 0)
 			return -1;
 		if (!pdb_text_room(t, 22))
 			return -1;
-		if (!first)
+		if (i > 0)
 			t->p[t->len++] = ',';
-		first = 0;
 		t->len = (size_t)(pdb_put_decimal(t->p + t->len, x) - t->p);
+		at = pdb_walk_next(db, at, NULL);
 	}
+	*n = at;
 	return pdb_text_add(t, "]", 1);
 }
 
+/* The script element of each chunk, up to its first column. */
+#define CHUNK_OPEN	"</script>\n<script type=\"application/json\" " \
+			"class=\"profile-chunk\">{\"cc\":"
+/* At most this many nodes a chunk, to keep each JSON.parse() small. */
+#define CHUNK_MAX	(1u << 18)
+
 /*
- * The JSON text, with every '<' escaped, written to out.  The names go
- * through Jansson; the columns of numbers, which Jansson would hold at
- * some 40 bytes a number, are written as the tree is walked, in the
- * order Jansson wrote them.  Returns 0, or -1 when out of memory.
+ * The nodes of a chunk: a browser holds the text of a script element as
+ * one string, which V8 caps at 2^29 - 24 characters, so the columns go
+ * in chunks, each its own element, of at most some 128 MB of numbers
+ * (a number takes up to 21 characters and its comma).
+ */
+static uint32_t
+chunk_nodes(unsigned nm)
+{
+	uint64_t n = ((uint64_t)128 << 20) / (2 * 12 + 22 * (uint64_t)nm);
+
+	return n > CHUNK_MAX ? CHUNK_MAX : n < 1 ? 1 : (uint32_t)n;
+}
+
+/*
+ * The JSON text, with every '<' escaped, written to out: the head, then
+ * the columns of numbers in chunks, each closing the script element
+ * before it and opening its own (the page's closes the last).  The names
+ * go through Jansson; the columns, which Jansson would hold at some 40
+ * bytes a number, are written as the tree is walked.  Returns 0, or -1
+ * when out of memory.
  */
 static int
-put_data(struct pdb *db, FILE *out, int metric)
+put_data(struct pdb *db, FILE *out, int metric, const char *note)
 {
 	json_t *doc;
 	struct pdb_text head = { NULL, 0, 0, 0 }, t = { NULL, 0, 0, 0 };
 	unsigned m, nm = pdb_metric_count(db);
-	size_t i;
+	uint32_t start, n, per = chunk_nodes(nm);
+	size_t i, nodes = 0;
 	int dumped, rc = -1;
 
-	if ((doc = build_head(db, metric)) == NULL)
+	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
+	    n = pdb_walk_next(db, n, NULL))
+		nodes++;
+	if ((doc = build_head(db, metric, note)) == NULL)
 		return -1;
-	dumped = pdb_json_text(doc, JSON_COMPACT | JSON_PRESERVE_ORDER,
-	    &head) == 0;
+	dumped = pdb_json_put(doc, "nodes", json_integer((json_int_t)
+	    nodes)) != NULL && pdb_json_text(doc, JSON_COMPACT |
+	    JSON_PRESERVE_ORDER, &head) == 0;
 	json_decref(doc);
 	if (!dumped || head.len < 1) {
 		free(head.p);
 		return -1;
 	}
-	/* All but its closing brace. */
-	for (i = 0; i + 1 < head.len; i++) {
+	for (i = 0; i < head.len; i++) {
 		if (head.p[i] == '<')
 			pdb_text_add(&t, "\\u003c", 6);
 		else
 			pdb_text_add(&t, head.p + i, 1);
 	}
 	free(head.p);
-	pdb_text_add(&t, ",\"cc\":", 6);
-	if (put_column(&t, out, db, -2) != 0)
-		goto out;
-	pdb_text_add(&t, ",\"kids\":", 8);
-	if (put_column(&t, out, db, -1) != 0)
-		goto out;
-	pdb_text_add(&t, ",\"values\":[", 11);
-	for (m = 0; m < nm; m++) {
-		if (m > 0)
-			pdb_text_add(&t, ",", 1);
-		if (put_column(&t, out, db, (int)m) != 0)
+	for (start = pdb_walk_first(db, NULL); start != PDB_NONE;
+	    start = n) {
+		pdb_text_add(&t, CHUNK_OPEN, strlen(CHUNK_OPEN));
+		n = start;
+		if (put_column(&t, out, db, -2, &n, per) != 0)
 			goto out;
+		pdb_text_add(&t, ",\"kids\":", 8);
+		n = start;
+		if (put_column(&t, out, db, -1, &n, per) != 0)
+			goto out;
+		pdb_text_add(&t, ",\"values\":[", 11);
+		for (m = 0; m < nm; m++) {
+			if (m > 0)
+				pdb_text_add(&t, ",", 1);
+			n = start;
+			if (put_column(&t, out, db, (int)m, &n, per) != 0)
+				goto out;
+		}
+		pdb_text_add(&t, "]}", 2);
 	}
-	pdb_text_add(&t, "]}", 2);
 	rc = flush_text(&t, out);
 out:
 	free(t.p);
@@ -344,7 +385,9 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	}
 	at = (size_t)(mark - mem);
 	fwrite(mem, 1, at, out);
-	if (put_data(db, out, metric) != 0)
+	if (put_data(db, out, metric, opts != NULL && opts->writer_opts !=
+	    NULL ? ((const struct pdb_html_opts *)opts->writer_opts)->note :
+	    NULL) != 0)
 		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	else {
 		at += strlen(DATA_MARK);

@@ -193,8 +193,7 @@ main(int argc, char *argv[])
 	how = AGAIN;
 	db = NULL;
 	/* Selection and pruning need the tree. */
-	if (pdb_sel_is_trivial(c.sel) && c.nmins == 0 && c.min_pct < 0 &&
-	    c.nexcludes == 0) {
+	if (tool_streams(&c)) {
 		db = tool_pdb_new();
 		if ((how = hot_stream(&c, db, path, (size_t)ntop, &res)) ==
 		    AGAIN) {

@@ -70,6 +70,12 @@ main(int argc, char *argv[])
 	if (verbose) {
 		fprintf(stderr, "%s: %" PRIu64 " subtrees pruned\n",
 		    tool_progname, rep.nodes_removed);
+		if (c.max_stacks_from > 0)
+			fprintf(stderr, "%s: --max-stacks: %" PRIu32 " of %"
+			    PRIu64 " stacks kept, inclusive %s at least %"
+			    PRId64 "\n", tool_progname, pdb_node_count(db),
+			    c.max_stacks_from, pdb_metric(db, (unsigned)
+			    c.max_stacks_metric)->name, c.max_stacks_min);
 		for (m = 0; rep.folded != NULL && m < pdb_metric_count(db); m++) {
 			if (pdb_metric(db, m)->kind == PDB_COUNT)
 				fprintf(stderr, "%s: %s: %" PRId64 " %s dropped "

@@ -15,6 +15,7 @@
 'use strict';
 (function () {
 	const D = JSON.parse(document.getElementById('profile-data').textContent);
+	loadNodes();
 	const NM = D.metrics.length;
 	const NCC = D.ccs.length;
 	const isCount = D.metrics.map(function (m) { return m.kind === 'count'; });
@@ -69,8 +70,37 @@
 		return i;
 	};
 
+	/*
+	 * The nodes come in chunks, each a script element of its own (a
+	 * browser caps a string, and so one element's text, at some 512 MB):
+	 * into typed arrays, each element removed once read, so that the
+	 * page's text is not held beside them.
+	 */
+	function loadNodes() {
+		const n = D.nodes;
+		let at = 0;
+		D.cc = new Int32Array(n);
+		D.kids = new Int32Array(n);
+		D.values = [];
+		for (let m = 0; m < D.metrics.length; m++)
+			D.values.push(new Float64Array(n));
+		for (const el of document.querySelectorAll('script.profile-chunk')) {
+			const c = JSON.parse(el.textContent);
+			if (at + c.cc.length > n)
+				throw new Error('the page has more nodes than it says');
+			D.cc.set(c.cc, at);
+			D.kids.set(c.kids, at);
+			for (let m = 0; m < D.values.length; m++)
+				D.values[m].set(c.values[m], at);
+			at += c.cc.length;
+			el.remove();
+		}
+		if (at !== n)
+			throw new Error('the page has ' + at + ' of its ' + n + ' nodes');
+	}
+
 	function baseTree() {
-		const n = D.cc.length, t = new Tree(n);
+		const n = D.nodes, t = new Tree(n);
 		const stack = new Int32Array(n + 1), left = new Int32Array(n + 1);
 		let sp = 0;
 		for (let i = 0; i < n; i++) {
@@ -399,6 +429,8 @@
 	/* ---- state and pipeline ---- */
 
 	const base = baseTree();
+	/* The tree has them all now. */
+	D.cc = D.kids = D.values = null;
 	const baseWalk = walk(base);
 	const baseSeen = new Uint8Array(NCC);
 	for (let i = 0; i < base.n; i++)
@@ -1095,6 +1127,9 @@
 		if (S.report)
 			text += ' \u00b7 pruned ' + S.report.stacks + ' stacks, ' + fmt(S.report.folded[m]) +
 			    ' ' + D.metrics[m].unit + ' folded into parents';
+		/* What the writer did first: ccs2html --max-stacks. */
+		if (typeof D.note === 'string' && D.note)
+			text += ' \u00b7 ' + D.note;
 		status.textContent = text;
 		if (S.tab === 'tree')
 			renderTree();

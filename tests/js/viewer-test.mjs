@@ -2,7 +2,7 @@
 // playwright-core.  Run by tests/tools/test_ccs2html.c as
 //   node tests/js/viewer-test.mjs BINDIR SCRATCHDIR
 // Exit 0 when every check passes; failures are printed one per line.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
@@ -28,7 +28,7 @@ const browser = await chromium.launch({
 	    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
-async function open(file) {
+async function open(file, timeout = 10000) {
 	const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 	page.requests = [];
 	page.dialogs = [];
@@ -37,7 +37,7 @@ async function open(file) {
 	page.on('dialog', (d) => { page.dialogs.push(d.message()); d.dismiss(); });
 	page.on('pageerror', (e) => page.errors.push(e.message));
 	await page.goto('file://' + file);
-	await page.waitForSelector('body[data-ready=true]', { timeout: 10000 });
+	await page.waitForSelector('body[data-ready=true]', { timeout });
 	return page;
 }
 const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
@@ -427,6 +427,34 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	const hot = await page.$eval('.hotline', (e) => e.getBoundingClientRect().height);
 	check(hot < 200, `a 4000-level hot stack leaves room for the views (${hot} px)`);
 	check(page.errors.length === 0, `deep flame graph: no script errors ${page.errors.join('; ')}`);
+	await page.close();
+}
+
+// ---- a page of several chunks, and one cut to --max-stacks ----
+{
+	const dump = `${scratch}/chunks.dump`;
+	execFileSync(`${bindir}/ccs-gen`, ['-q', '-t', 'dump', '--size', '6M', '--seed', '3', '-o', dump]);
+	const stacks = Number(execSync(`'${bindir}/ccs-stacks' --all '${dump}' | wc -l`));
+	const ticks = Number(execSync(`'${bindir}/ccs-flat' '${dump}' | sed -n 's/^metric: *ticks (ticks), total //p'`));
+	const status = async (page) => {
+		const t = await page.textContent('#status');
+		const m = /^(\d+) stacks \u00b7 total ([\d,]+) ticks/.exec(t);
+		return [m ? Number(m[1]) : -1, m ? Number(m[2].replace(/,/g, '')) : -1, t];
+	};
+	let page = await open(html(dump, `${scratch}/chunks.html`), 60000);
+	check(await page.$$eval('script.profile-chunk', (e) => e.length) === 0,
+	    'the chunks are read and dropped from the page');
+	let [n, tot, text] = await status(page);
+	check(stacks > 2 * 262144 && n === stacks && tot === ticks,
+	    `every chunk is read: ${n} of ${stacks} stacks, ${tot} of ${ticks} ticks (${text})`);
+	check(!/--max-stacks/.test(text), 'no note when nothing was cut');
+	check(page.errors.length === 0, `chunks: no script errors ${page.errors.join('; ')}`);
+	await page.close();
+	page = await open(html(dump, `${scratch}/cut.html`, '--max-stacks', '1000'));
+	[n, tot, text] = await status(page);
+	check(n > 0 && n <= 1000 && tot === ticks, `--max-stacks 1000: ${n} stacks, the same ${tot} ticks`);
+	check(text.includes(`${n} of ${stacks} stacks kept; those whose inclusive ticks are below `),
+	    `the status line says what was cut: ${text}`);
 	await page.close();
 }
 

@@ -76,8 +76,12 @@ Test(ccs2html, self_contained_document)
 	doc = htmlReadMemory(r.out, (int)r.outlen, "mj.html", "utf-8",
 	    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
 	cr_assert(doc != NULL);
-	cr_assert_eq(count(doc, "//script[@type='application/json']"), 1);
-	cr_assert_eq(count(doc, "//script"), 2, "the data and the viewer");
+	cr_assert_eq(count(doc, "//script[@type='application/json' and "
+	    "@id='profile-data']"), 1);
+	cr_assert_eq(count(doc, "//script[@type='application/json' and "
+	    "@class='profile-chunk']"), 1, "a small profile is one chunk");
+	cr_assert_eq(count(doc, "//script"), 3,
+	    "the data, its one chunk and the viewer");
 	cr_assert_eq(count(doc, "//*[@src] | //link | //iframe"), 0,
 	    "nothing loaded from elsewhere");
 	cr_assert_eq(count(doc, "//meta[@http-equiv='Content-Security-Policy']"), 1);
@@ -120,6 +124,7 @@ Test(ccs2html, names_like_the_data_mark)
 	xmlXPathObjectPtr o;
 	json_t *data;
 	json_error_t err;
+	json_int_t nodes;
 
 	run(&r, "ccs-convert -t json tests/data/ghc/mj.P.prof | sed "
 	    "'s|\"program\":\"mj\"|\"program\":\"<ccs-profile-data/>\"|; "
@@ -131,7 +136,7 @@ Test(ccs2html, names_like_the_data_mark)
 	cr_assert(doc != NULL);
 	o = xpath(doc, "//script[@type='application/json']");
 	cr_assert(o != NULL && o->nodesetval != NULL &&
-	    o->nodesetval->nodeNr == 1);
+	    o->nodesetval->nodeNr == 2, "the head and one chunk");
 	text = (char *)xmlNodeGetContent(o->nodesetval->nodeTab[0]);
 	data = json_loads(text, 0, &err);
 	cr_assert(data != NULL, "%s", err.text);
@@ -139,9 +144,17 @@ Test(ccs2html, names_like_the_data_mark)
 	    "<ccs-profile-data/>");
 	cr_expect(strstr(text, "[\"\\u003cccs-profile-data/>\",\"Main\"") !=
 	    NULL, "%.300s", text);
+	nodes = json_integer_value(json_object_get(data, "nodes"));
+	json_decref(data);
+	xmlFree(text);
+	text = (char *)xmlNodeGetContent(o->nodesetval->nodeTab[1]);
+	data = json_loads(text, 0, &err);
+	cr_assert(data != NULL, "%s", err.text);
 	cr_expect_eq(json_array_size(json_object_get(data, "cc")),
 	    json_array_size(json_object_get(data, "kids")));
-	cr_expect_gt(json_array_size(json_object_get(data, "cc")), 5);
+	cr_expect_eq(json_array_size(json_object_get(data, "cc")),
+	    (size_t)nodes);
+	cr_expect_gt(nodes, 5);
 	json_decref(data);
 	xmlFree(text);
 	xmlXPathFreeObject(o);
@@ -172,6 +185,125 @@ Test(ccs2html, selection_and_pruning_options)
 	    "grep -c '<script type=\"application/json\" id=\"profile-data\">'");
 	cr_assert_str_eq(r.out, "1\n");
 	run_free(&r);
+}
+
+/*
+ * The nodes of a page, read back from its chunks: how many there are,
+ * and the total of the first metric.
+ */
+static void
+page_nodes(xmlDocPtr doc, json_int_t *nodes, json_int_t *chunks,
+    json_int_t *total, char **note)
+{
+	xmlXPathObjectPtr o = xpath(doc, "//script[@type='application/json']");
+	json_t *data, *v;
+	json_error_t err;
+	char *text;
+	int i;
+	size_t k;
+
+	cr_assert(o != NULL && o->nodesetval != NULL &&
+	    o->nodesetval->nodeNr >= 1);
+	*chunks = *total = 0;
+	*note = NULL;
+	for (i = 0; i < o->nodesetval->nodeNr; i++) {
+		text = (char *)xmlNodeGetContent(o->nodesetval->nodeTab[i]);
+		data = json_loads(text, 0, &err);
+		cr_assert(data != NULL, "element %d: %s", i, err.text);
+		if (i == 0) {
+			*nodes = json_integer_value(json_object_get(data,
+			    "nodes"));
+			if ((v = json_object_get(data, "note")) != NULL)
+				*note = strdup(json_string_value(v));
+		} else {
+			cr_assert_str_eq((char *)xmlGetProp(
+			    o->nodesetval->nodeTab[i], BAD_CAST "class"),
+			    "profile-chunk");
+			*chunks += (json_int_t)json_array_size(
+			    json_object_get(data, "cc"));
+			cr_assert_eq(json_array_size(json_object_get(data,
+			    "kids")), json_array_size(json_object_get(data,
+			    "cc")));
+			v = json_array_get(json_object_get(data, "values"), 0);
+			cr_assert_eq(json_array_size(v), json_array_size(
+			    json_object_get(data, "cc")));
+			for (k = 0; k < json_array_size(v); k++)
+				*total += json_integer_value(json_array_get(v,
+				    k));
+		}
+		json_decref(data);
+		xmlFree(text);
+	}
+	xmlXPathFreeObject(o);
+}
+
+/*
+ * A browser caps the text of one script element, so the nodes go in
+ * chunks (of at most 262144 nodes): every node is in one, in order; and
+ * --max-stacks prunes, and says so on stderr and on the page.
+ */
+Test(ccs2html, chunks_and_max_stacks, .timeout = 120)
+{
+	char *dir = make_temp_dir(), *page, *note, *path;
+	struct run r;
+	xmlDocPtr doc;
+	json_int_t nodes, inchunks, total;
+	unsigned long stacks, ticks;
+	size_t len;
+
+	run(&r, "ccs-gen -q -t dump --size 6M --seed 3 -o %s/g.dump && "
+	    "ccs-stacks --all %s/g.dump | wc -l && ccs-flat %s/g.dump | "
+	    "sed -n 's/^metric: *ticks (ticks), total //p' && "
+	    "ccs2html %s/g.dump -o %s/g.html", dir, dir, dir, dir, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_eq(sscanf(r.out, "%lu %lu", &stacks, &ticks), 2, "%s",
+	    r.out);
+	cr_assert_str_empty(r.err, "nothing pruned by default");
+	run_free(&r);
+	cr_assert_gt(stacks, 2 * 262144, "enough for three chunks");
+	cr_assert(asprintf(&path, "%s/g.html", dir) > 0);
+	page = slurp(path, &len);
+	free(path);
+	doc = htmlReadMemory(page, (int)len, "g.html", "utf-8",
+	    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+	cr_assert(doc != NULL);
+	cr_expect_eq(count(doc, "//script[@class='profile-chunk']"), 3);
+	page_nodes(doc, &nodes, &inchunks, &total, &note);
+	cr_expect_eq(nodes, (json_int_t)stacks);
+	cr_expect_eq(inchunks, nodes);
+	cr_expect_eq(total, (json_int_t)ticks);
+	cr_expect_null(note);
+	xmlFreeDoc(doc);
+	free(page);
+
+	run(&r, "ccs2html --max-stacks 1000 -q %s/g.dump -o %s/m.html && "
+	    "ccs-prune --max-stacks 1000 %s/g.dump | ccs-stacks --all | wc -l",
+	    dir, dir, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_eq(sscanf(r.out, "%lu", &stacks), 1);
+	cr_expect_leq(stacks, 1000);
+	cr_expect(strncmp(r.err, "ccs2html: ", 10) == 0 && strstr(r.err,
+	    " stacks kept; those whose inclusive ticks are below ") != NULL,
+	    "%s", r.err);
+	cr_assert(asprintf(&path, "%s/m.html", dir) > 0);
+	page = slurp(path, &len);
+	free(path);
+	doc = htmlReadMemory(page, (int)len, "m.html", "utf-8",
+	    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+	cr_assert(doc != NULL);
+	page_nodes(doc, &nodes, &inchunks, &total, &note);
+	cr_expect_eq(nodes, (json_int_t)stacks);
+	cr_expect_eq(inchunks, nodes);
+	cr_expect_eq(total, (json_int_t)ticks, "pruning folds, never loses");
+	cr_assert_not_null(note);
+	cr_expect(strstr(r.err, note) != NULL, "the page says what stderr "
+	    "does: %s", note);
+	free(note);
+	xmlFreeDoc(doc);
+	free(page);
+	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 }
 
 /* The viewer in Chromium: see tests/js/viewer-test.mjs for each check. */

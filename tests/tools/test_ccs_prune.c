@@ -74,6 +74,10 @@ Test(ccs_prune, bad_arguments)
 	    "ccs-prune: --min-pct: '-1': out of range (0 to 100)\n");
 	bad_argument("--min-pct x", "ccs-prune: --min-pct: 'x': invalid "
 	    "number\n");
+	bad_argument("--max-stacks -1",
+	    "ccs-prune: --max-stacks: '-1': out of range (0 to 4294967295)\n");
+	bad_argument("--max-stacks 10k",
+	    "ccs-prune: --max-stacks: '10k': invalid number\n");
 }
 
 /* A threshold on a metric the profile lacks: exit 1. */
@@ -365,6 +369,120 @@ Test(ccs_prune, negative_values)
 	    "echo 119");
 	same_output("ccs-prune --min-words 0 " PGCL " | ccs-stacks --all | "
 	    "grep -c garbage_collector", "echo 41");
+}
+
+/* ---- --max-stacks ---- */
+
+/*
+ * Fig. 7 has 21 stacks with the reader's root.  Ranked by inclusive
+ * samples: 1237 three times, 1188 twice, 1181 three times, b 49, e and
+ * b;e;g 26, d and b;d;g 23, ...  The threshold is one above the first
+ * value that does not fit: at most 9 or 10 keep the nine of 49 and more,
+ * as the two of 26 would make 11; 11 and 12 keep those two as well.
+ */
+Test(ccs_prune, max_stacks_fig7)
+{
+	static const struct {
+		const char *n, *kept;
+	} cases[] = {
+		{ "9", "9 of 21 stacks kept, inclusive samples at least 27" },
+		{ "10", "9 of 21 stacks kept, inclusive samples at least 27" },
+		{ "11", "11 of 21 stacks kept, inclusive samples at least 24" },
+		{ "12", "11 of 21 stacks kept, inclusive samples at least 24" },
+	};
+	struct run r;
+	char want[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		run(&r, "ccs-prune -v --max-stacks %s " FIG7 " >/dev/null",
+		    cases[i].n);
+		cr_expect_eq(r.status, 0);
+		snprintf(want, sizeof(want), "ccs-prune: --max-stacks: %s",
+		    cases[i].kept);
+		cr_expect(has_line(r.err, want), "%s: %s", cases[i].n, r.err);
+		cr_expect_eq(reported(r.err, "samples"), 56, "%s", r.err);
+		run_free(&r);
+	}
+	run_ok(&r, "ccs-prune --max-stacks 10 -t folded " FIG7);
+	cr_expect_str_eq(r.out,
+	    "Main_main;Main_a;Main_c;Main_f 7\n"
+	    "Main_main;Main_a;Main_c;Main_f;Main_h;Main_j;Main_rev 1181\n"
+	    "Main_main;Main_a;Main_b 49\n");
+	run_free(&r);
+	/* The threshold it takes is --min's. */
+	same_output("ccs-prune --max-stacks 12 " FIG7 " | ccs-stacks --all",
+	    "ccs-prune --min samples=24 " FIG7 " | ccs-stacks --all");
+	/* Enough room, or 0: nothing pruned, and -v says no threshold. */
+	run(&r, "ccs-prune -v --max-stacks 21 " FIG7 " >/dev/null");
+	cr_expect(has_line(r.err, "ccs-prune: 0 subtrees pruned"), "%s", r.err);
+	cr_expect(strstr(r.err, "--max-stacks") == NULL, "%s", r.err);
+	run_free(&r);
+	same_output("ccs-prune --max-stacks 0 " FIG7 " | ccs-stacks --all",
+	    "ccs-stacks --all " FIG7);
+	/* The root always stays. */
+	run_ok(&r, "ccs-prune --max-stacks 1 " FIG7 " | ccs-stacks --all");
+	cr_expect_str_eq(r.out, "(root) 1237\n");
+	run_free(&r);
+}
+
+/*
+ * On a generated profile: at most n stay, the threshold is the least
+ * that does (one less keeps more), after the other thresholds, and
+ * every tool that prunes takes it from the tree.
+ */
+Test(ccs_prune, max_stacks_generated)
+{
+	static const unsigned long maxes[] = { 2, 100, 5000, 40000 };
+	char *dir = make_temp_dir();
+	struct run r;
+	unsigned long kept, from;
+	long long min;
+	char a[512], b[512];
+	const char *p;
+	size_t i;
+
+	run_ok(&r, "ccs-gen -q -t dump --size 600K --seed 5 -o %s/g.dump",
+	    dir);
+	run_free(&r);
+	for (i = 0; i < sizeof(maxes) / sizeof(maxes[0]); i++) {
+		run(&r, "ccs-prune -v --max-stacks %lu %s/g.dump -o %s/p.dump",
+		    maxes[i], dir, dir);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		p = strstr(r.err, "--max-stacks: ");
+		cr_assert(p != NULL, "%s", r.err);
+		cr_assert_eq(sscanf(p, "--max-stacks: %lu of %lu stacks kept, "
+		    "inclusive ticks at least %lld", &kept, &from, &min), 3,
+		    "%s", r.err);
+		run_free(&r);
+		cr_expect_leq(kept, maxes[i]);
+		cr_expect_gt(from, maxes[i]);
+		run_ok(&r, "ccs-stacks --all %s/p.dump | wc -l", dir);
+		cr_expect_eq(strtoul(r.out, NULL, 10), kept);
+		run_free(&r);
+		run_ok(&r, "ccs-prune --min ticks=%lld %s/g.dump | "
+		    "ccs-stacks --all | wc -l", min - 1, dir);
+		cr_expect_gt(strtoul(r.out, NULL, 10), maxes[i],
+		    "a threshold of %lld keeps no more", min - 1);
+		run_free(&r);
+		/* The tools that stream build the tree for it. */
+		run_ok(&r, "ccs-stacks --all --max-stacks %lu %s/g.dump | "
+		    "wc -l", maxes[i], dir);
+		cr_expect_eq(strtoul(r.out, NULL, 10), kept);
+		run_free(&r);
+		snprintf(a, sizeof(a), "ccs-hot --max-stacks %lu %s/g.dump",
+		    maxes[i], dir);
+		snprintf(b, sizeof(b), "ccs-hot %s/p.dump", dir);
+		same_output(a, b);
+	}
+	/* After the other thresholds: what they leave is ranked. */
+	run(&r, "ccs-prune -v --min-ticks 3 --max-stacks 100000 %s/g.dump "
+	    ">/dev/null", dir);
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.err, "--max-stacks") == NULL, "%s", r.err);
+	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 }
 
 /* ---- order: selection first, then pruning, whatever the options ---- */

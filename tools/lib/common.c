@@ -320,6 +320,10 @@ tool_common_option(struct tool_common *c, int ch, const char *arg,
 		    sizeof(*c->excludes));
 		c->excludes[c->nexcludes++] = arg;
 		return 1;
+	case OPT_MAX_STACKS:
+		c->max_stacks = (uint64_t)tool_strtonum("--max-stacks", arg, 0,
+		    UINT32_MAX);
+		return 1;
 	default:
 		return 0;
 	}

@@ -48,6 +48,7 @@ enum {
 	OPT_MIN,
 	OPT_MIN_PCT,
 	OPT_EXCLUDE,
+	OPT_MAX_STACKS,
 	OPT_TOOL_BASE = 1100		/* a tool's own long options start here */
 };
 
@@ -79,6 +80,12 @@ struct tool_common {
 	}			 pct;		/* --min-pct */
 	const char		**excludes;
 	size_t			 nexcludes;
+	uint64_t		 max_stacks;	/* --max-stacks; 0: none */
+	/* When --max-stacks pruned: the stacks before, and the threshold
+	 * it took on the metric. */
+	uint64_t		 max_stacks_from;
+	int64_t			 max_stacks_min;
+	int			 max_stacks_metric;
 };
 
 #define TOOL_COMMON_SHORTOPTS	"d:f:hm:o:qs:"
@@ -102,14 +109,16 @@ struct tool_common {
 	{ "min-words", required_argument, NULL, OPT_MIN_WORDS },	\
 	{ "min", required_argument, NULL, OPT_MIN },			\
 	{ "min-pct", required_argument, NULL, OPT_MIN_PCT },		\
-	{ "exclude", required_argument, NULL, OPT_EXCLUDE }
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },		\
+	{ "max-stacks", required_argument, NULL, OPT_MAX_STACKS }
 
 #define TOOL_PRUNE_HELP							\
 	"      --min-ticks N      prune stacks of fewer than N inclusive ticks\n" \
 	"      --min-words N      prune stacks of fewer than N inclusive words\n" \
 	"      --min METRIC=N     prune stacks below N of METRIC\n"	\
 	"      --min-pct P        prune stacks below P% of the metric's total\n" \
-	"      --exclude PAT      prune cost centres matching PAT, with callees\n"
+	"      --exclude PAT      prune cost centres matching PAT, with callees\n" \
+	"      --max-stacks N     then prune the cheapest stacks, leaving at most N\n"
 
 /* Help text for the common options, one line each, for tool_help(). */
 #define TOOL_COMMON_HELP						\

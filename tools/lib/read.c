@@ -66,7 +66,7 @@ int
 tool_streams(const struct tool_common *c)
 {
 	return pdb_sel_is_trivial(c->sel) && c->nmins == 0 &&
-	    c->min_pct < 0 && c->nexcludes == 0;
+	    c->min_pct < 0 && c->nexcludes == 0 && c->max_stacks == 0;
 }
 
 /* tool_read_events(): the reader's sink until the format is known. */
@@ -158,6 +158,100 @@ total(const struct pdb *db, unsigned m)
 	return (int64_t)t;
 }
 
+/*
+ * The least threshold on metric m that leaves at most max of db's nodes,
+ * which are more than max: one above the (max + 1)-th largest inclusive
+ * value, found a 16-bit digit at a time (a radix select), without
+ * sorting or copying the values.  Where no value is negative a stack
+ * costs no more than its caller, so the nodes at or above the threshold
+ * are exactly the ones pruning keeps; otherwise pruning keeps fewer.
+ */
+static int64_t
+max_stacks_threshold(const struct pdb *db, unsigned m, uint32_t max)
+{
+	int64_t *inc;
+	uint64_t key, prefix = 0, mask = 0, above = 0, rank, *hist;
+	uint32_t n, nn = pdb_node_count(db);
+	unsigned shift;
+	size_t d;
+
+	if ((inc = pdb_inclusive_of(db, m)) == NULL)
+		nomem();
+	hist = xcalloc((size_t)1 << 16, sizeof(*hist));
+	/* Keys in the order of the values; of those that begin with
+	 * prefix, the one ranked rank - above, the largest first. */
+	rank = (uint64_t)max + 1;
+	for (shift = 48;; shift -= 16) {
+		memset(hist, 0, ((size_t)1 << 16) * sizeof(*hist));
+		for (n = 0; n < nn; n++) {
+			key = (uint64_t)inc[n] ^ (UINT64_C(1) << 63);
+			if ((key & mask) == prefix)
+				hist[key >> shift & 0xffff]++;
+		}
+		for (d = 0xffff; above + hist[d] < rank; d--)
+			above += hist[d];
+		prefix |= (uint64_t)d << shift;
+		mask |= (uint64_t)0xffff << shift;
+		if (shift == 0)
+			break;
+	}
+	free(hist);
+	free(inc);
+	if (prefix != UINT64_MAX)
+		prefix++;
+	return (int64_t)(prefix ^ (UINT64_C(1) << 63));
+}
+
+/* Add the second report of pruning to the first. */
+static void
+report_add(struct pdb_prune_report *to, struct pdb_prune_report *more,
+    unsigned nm)
+{
+	unsigned m;
+
+	if (to->folded == NULL) {
+		more->nodes_removed += to->nodes_removed;
+		*to = *more;
+		return;
+	}
+	to->nodes_removed += more->nodes_removed;
+	for (m = 0; m < nm && more->folded != NULL; m++) {
+		to->folded[m] += more->folded[m];
+		to->dropped[m] += more->dropped[m];
+	}
+	pdb_prune_report_free(more);
+}
+
+/*
+ * --max-stacks: prune further by the metric shown (-m, else the
+ * default), to the least threshold that leaves at most max stacks.
+ */
+static void
+prune_to_max(struct tool_common *c, struct pdb *db,
+    struct pdb_prune_report *rep)
+{
+	struct pdb_prune_report more;
+	struct pdb_threshold th;
+	int m;
+
+	if (c->max_stacks == 0 || pdb_node_count(db) <= c->max_stacks ||
+	    (m = tool_metric(c, db)) < 0)
+		return;
+	c->max_stacks_from = pdb_node_count(db);
+	th.metric = (unsigned)m;
+	th.min = max_stacks_threshold(db, (unsigned)m, (uint32_t)c->max_stacks);
+	memset(&more, 0, sizeof(more));
+	if (pdb_prune(db, &th, 1, NULL, 0, rep != NULL ? &more : NULL) !=
+	    PDB_OK) {
+		tool_pdberr(db);
+		exit(TOOL_ERR);
+	}
+	c->max_stacks_min = th.min;
+	c->max_stacks_metric = m;
+	if (rep != NULL)
+		report_add(rep, &more, pdb_metric_count(db));
+}
+
 struct pdb *
 tool_load(struct tool_common *c, const char *path,
     struct pdb_prune_report *rep)
@@ -177,8 +271,10 @@ tool_load(struct tool_common *c, const char *path,
 	}
 	if (c->metric != NULL && tool_metric(c, db) < 0)
 		exit(TOOL_ERR);
-	if (c->nmins == 0 && c->min_pct < 0 && c->nexcludes == 0)
+	if (c->nmins == 0 && c->min_pct < 0 && c->nexcludes == 0) {
+		prune_to_max(c, db, rep);
 		return db;
+	}
 	th = xcalloc(c->nmins + 1, sizeof(*th));
 	for (i = 0; i < c->nmins; i++) {
 		if ((m = pdb_metric_find(db, c->mins[i].metric)) < 0) {
@@ -199,5 +295,6 @@ tool_load(struct tool_common *c, const char *path,
 		exit(TOOL_ERR);
 	}
 	free(th);
+	prune_to_max(c, db, rep);
 	return db;
 }
