@@ -39,7 +39,7 @@ static int
 folded_probe(const unsigned char *head, size_t len)
 {
 	size_t i, start = 0, end;
-	int digits = 0;
+	int digits = 0, decimal = 0;
 
 	for (i = 0; i < len; i++)
 		if (head[i] == '\0')
@@ -72,21 +72,35 @@ folded_probe(const unsigned char *head, size_t len)
 				return 0;
 		return 10;
 	}
-	/* The first stack line must end in " <integer>". */
+	/*
+	 * The first stack line must end in a blank and a count, as the
+	 * reader takes it: an integer, signed or not, maybe followed by
+	 * blanks.  A decimal count, which flamegraph.pl reads, is claimed
+	 * too, at a low bid: the reader then refuses it at its line, where
+	 * "not a profile" would not say what is wrong.
+	 */
 	i = end;
-	if (i > start && head[i - 1] == '\r')
+	while (i > start && (head[i - 1] == '\r' || head[i - 1] == ' ' ||
+	    head[i - 1] == '\t'))
 		i--;
 	while (i > start && isdigit(head[i - 1])) {
 		i--;
 		digits++;
 	}
-	if (digits == 0 || i == start)
+	if (i > start && head[i - 1] == '.' && i - 1 > start &&
+	    isdigit(head[i - 2])) {
+		for (i--; i > start && isdigit(head[i - 1]); i--)
+			;
+		decimal = 1;
+	} else if (digits == 0)
 		return 0;
-	if (head[i - 1] == '-')
+	if (i == start)
+		return 0;
+	if (head[i - 1] == '-' || head[i - 1] == '+')
 		i--;
 	if (i == start || (head[i - 1] != ' ' && head[i - 1] != '\t'))
 		return 0;
-	return 40;
+	return decimal ? 5 : 40;
 }
 
 /* Whether s[0..n) can be a Haskell/Clean-style module component. */

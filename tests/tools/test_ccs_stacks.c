@@ -484,3 +484,31 @@ Test(ccs_stacks, no_metrics)
 {
 	check_no_metrics("ccs-stacks", "ccs-stacks");
 }
+
+/*
+ * The format is detected from the first stack line as the reader reads
+ * it: blanks after the count, a carriage return and a '+' are no reason
+ * to refuse a file that -f folded reads.  A decimal count, which
+ * flamegraph.pl reads, is refused at its line, not as "not a profile".
+ */
+Test(ccs_stacks, first_line_detected_as_read)
+{
+	struct run r;
+
+	run_ok(&r, "printf 'a;b 5 \\na;c 2\\n' | ccs-stacks");
+	cr_expect_str_eq(r.out, "a;b 5\na;c 2\n");
+	run_free(&r);
+	run_ok(&r, "printf 'a;b 5\\t \\r\\na;c 2\\r\\n' | ccs-stacks");
+	cr_expect_str_eq(r.out, "a;b 5\na;c 2\n");
+	run_free(&r);
+	run_ok(&r, "printf '# perf\\n\\na;b +5\\n' | ccs-stacks");
+	cr_expect_str_eq(r.out, "a;b 5\n");
+	run_free(&r);
+	check_fails_with("printf 'a;b 1.5\\na;c 2\\n' | ccs-stacks",
+	    "ccs-stacks: <stdin>:1: '1.5' is not an integer count\n");
+	check_fails_with("printf 'a;b 3.\\n' | ccs-stacks",
+	    "ccs-stacks: <stdin>:1: '3.' is not an integer count\n");
+	check_fails_with("printf 'a;b 0x10\\n' | ccs-stacks",
+	    "ccs-stacks: <stdin>: not a profile in any known format "
+	    "(see --list-formats)\n");
+}
