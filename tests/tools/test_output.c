@@ -355,6 +355,43 @@ Test(output, o_through_a_symlink_writes_its_file)
 }
 
 /*
+ * A link to no file yet is written through a temporary file too: a write
+ * that fails half-way (the file-size limit) leaves no half-written file
+ * where the link points, and no temporary file; links to links, and
+ * absolute ones, are followed as well.
+ */
+Test(output, o_through_a_dangling_symlink_is_whole_or_nothing,
+    .timeout = 120)
+{
+	struct run r;
+	char *d, *ls, *big = big_folded();
+
+	d = make_temp_dir();
+	run(&r, "cd %s && ln -s new.txt dangling && "
+	    "trap '' XFSZ; ulimit -f 2; ccs-stacks -o dangling %s", d, big);
+	cr_expect_eq(r.status, 1, "EFBIG: exit %d: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "File too large") != NULL, "%s", r.err);
+	ls = dir_list(d);
+	cr_expect_str_eq(ls, "dangling\n", "directory holds:\n%s", ls);
+	free(ls);
+	run_free(&r);
+	run(&r, "cd %s && ln -s dangling l2 && ln -s \"$PWD\"/abs.txt l3 && "
+	    "ccs-flat -o l2 %s && test -L dangling && test -L l2 && "
+	    "grep -q '^metric:' new.txt && ccs-flat -o l3 %s && test -L l3 && "
+	    "grep -q '^metric:' abs.txt", d, big, big);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	ls = dir_list(d);
+	cr_expect_str_eq(ls, "abs.txt\ndangling\nl2\nl3\nnew.txt\n",
+	    "directory holds:\n%s", ls);
+	free(ls);
+	run_free(&r);
+	remove_temp(d);
+	free(d);
+	unlink(big);
+	free(big);
+}
+
+/*
  * -o to a file with other hard links writes over it, as > does: the
  * names stay one file.  The output is still made whole first.
  */

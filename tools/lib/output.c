@@ -166,6 +166,55 @@ names_stdout(const char *path)
 	    st.st_dev == out.st_dev && st.st_ino == out.st_ino;
 }
 
+/*
+ * The file a symbolic link to no file yet names, in out_target: the link
+ * followed, and any link it names, to the first name that is no link.
+ * Returns NULL with errno set when there is none (a loop, a name too
+ * long).
+ */
+static const char *
+dangling_target(const char *path)
+{
+	char link[PATH_MAX], next[PATH_MAX];
+	const char *slash;
+	struct stat st;
+	ssize_t n;
+	int hops, k;
+
+	if (strlen(path) >= sizeof(next)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	memcpy(next, path, strlen(path) + 1);
+	for (hops = 0; hops < 40; hops++) {
+		if (lstat(next, &st) != 0 || !S_ISLNK(st.st_mode)) {
+			memcpy(out_target, next, strlen(next) + 1);
+			return out_target;
+		}
+		if ((n = readlink(next, link, sizeof(link) - 1)) < 0)
+			return NULL;
+		if ((size_t)n == sizeof(link) - 1) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		link[n] = '\0';
+		/* A relative link is relative to the directory it is in. */
+		slash = strrchr(next, '/');
+		if (link[0] == '/' || slash == NULL)
+			k = snprintf(out_target, sizeof(out_target), "%s", link);
+		else
+			k = snprintf(out_target, sizeof(out_target), "%.*s/%s",
+			    (int)(slash - next), next, link);
+		if (k < 0 || (size_t)k >= sizeof(out_target)) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		memcpy(next, out_target, (size_t)k + 1);
+	}
+	errno = ELOOP;
+	return NULL;
+}
+
 FILE *
 tool_output_open(const struct tool_common *c, int binary)
 {
@@ -190,11 +239,15 @@ tool_output_open(const struct tool_common *c, int binary)
 	 * names is replaced and the link stays.
 	 */
 	target = c->outpath;
-	if (lstat(c->outpath, &st) == 0 && S_ISLNK(st.st_mode))
+	if (lstat(c->outpath, &st) == 0 && S_ISLNK(st.st_mode)) {
 		target = realpath(c->outpath, out_target);
+		/* A link to no file yet: make that file the same way. */
+		if (target == NULL && errno == ENOENT)
+			target = dangling_target(c->outpath);
+	}
 	exists = target != NULL && stat(target, &st) == 0;
-	if (target == NULL)		/* a link to no file yet */
-		f = fopen(c->outpath, "wb");
+	if (target == NULL)		/* a loop, a name too long */
+		f = NULL;
 	else if (exists && !S_ISREG(st.st_mode))
 		f = fopen(target, "wb");
 	else if (exists && access(target, W_OK) != 0)
