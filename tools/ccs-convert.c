@@ -87,6 +87,7 @@ main(int argc, char *argv[])
 		tool_pdberr(db);
 		goto out;
 	}
+	tool_unmatched(&c, db, path);
 	if (c.metric != NULL && tool_metric(&c, db) < 0)
 		goto out;
 	rc = tool_write_profile(&c, db);

@@ -325,6 +325,7 @@ main(int argc, char *argv[])
 		tool_pdberr(db);
 		goto out;
 	}
+	tool_unmatched(&c, db, path);
 	if ((metric = tool_metric(&c, db)) < 0) {
 		if (pdb_metric_count(db) == 0)
 			rc = TOOL_OK;

@@ -366,8 +366,8 @@ Test(ccs2dot, legend_says_approximate_and_compensated)
  */
 Test(ccs2dot, legend_of_cost_on_the_made_up_root)
 {
-	static const char *const how[] = { "", "--tree", "-d nosuch",
-	    "--tree -d nosuch" };
+	static const char *const how[] = { "", "--tree",
+	    "--max-stacks 4294967295", "--tree --max-stacks 4294967295" };
 	struct run r;
 	Agraph_t *g;
 	const char *l;

@@ -675,18 +675,18 @@ Test(ccs_flat, compensate_only_clean_profiles)
 	cr_assert_eq(a.status, 0, "%s", a.err);
 	run_free(&a);
 
-	run(&a, "ccs-flat --tsv --compensate -d 'Lint.*' %s", pgcl);
+	run(&a, "ccs-flat --tsv --compensate -d 'Expr.*' %s", pgcl);
 	cr_assert_eq(a.status, 0, "%s", a.err);
 	cr_expect_str_empty(a.err);
 	/* Compensated in ccs-select: nothing more to do, nothing to say. */
-	run(&b, "ccs-select --compensate -d 'Lint.*' %s | "
+	run(&b, "ccs-select --compensate -d 'Expr.*' %s | "
 	    "ccs-flat --tsv --compensate", pgcl);
 	cr_expect_eq(b.status, 0, "%s", b.err);
 	cr_expect_str_empty(b.err);
 	cr_expect_str_eq(b.out, a.out);
 	run_free(&b);
 	/* Not compensated upstream: the numbers differ, and it is said. */
-	run(&b, "ccs-select -d 'Lint.*' %s | ccs-flat --tsv --compensate",
+	run(&b, "ccs-select -d 'Expr.*' %s | ccs-flat --tsv --compensate",
 	    pgcl);
 	cr_expect_eq(b.status, 0, "%s", b.err);
 	cr_expect_str_neq(b.out, a.out, "the overhead of the file is 0");

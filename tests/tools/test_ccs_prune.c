@@ -545,7 +545,7 @@ Test(ccs_prune, pipeline_select_prune_hot)
 	    "| ccs-hot", "ccs-prune --min-ticks 5 -d 'Mod1.*' " PGCL " | "
 	    "ccs-hot");
 	/* GHC, as in the man pages. */
-	run_ok(&r, "ccs-select -d 'Prelude.*' " GHC_P2 " | ccs-prune "
+	run_ok(&r, "ccs-select -d 'GHC.*' " GHC_P2 " | ccs-prune "
 	    "--min-ticks 5 | ccs-hot");
 	cr_expect(strncmp(r.out, "hot stack: ", 11) == 0, "%s", r.out);
 	run_free(&r);

@@ -134,8 +134,8 @@ Test(ccs_select, compressed_and_uncompressed_stacks)
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		snprintf(cmd, sizeof(cmd), "ccs-select -d nosuch %s | "
-		    "ccs-flat --tsv", files[i]);
+		snprintf(cmd, sizeof(cmd), "ccs-convert --compress -t dump "
+		    "%s | ccs-flat --tsv", files[i]);
 		out = output_of(cmd);
 		expect_row(out, cmd, "a", 4, 11);
 		expect_row(out, cmd, "b", 7, 8);
@@ -207,7 +207,8 @@ Test(ccs_select, fig7_walk_up_the_expensive_arm)
 
 Test(ccs_select, fig7_inherited_column_survives_a_null_projection)
 {
-	char *out = output_of("ccs-select -d nosuch " FIG7 " | ccs-flat --tsv");
+	char *out = output_of("ccs-convert --compress -t dump " FIG7 " | "
+	    "ccs-flat --tsv");
 
 	expect_row(out, "fig7", "Main_j", 0, 1209);
 	expect_row(out, "fig7", "Main_h", 0, 1181);
@@ -392,7 +393,7 @@ Test(ccs_select, select_after_select_is_the_intersection)
 /* The output is compressed: no cost centre twice on a stack. */
 Test(ccs_select, output_is_compressed)
 {
-	char *out = output_of("ccs-select -d nosuch " PGCL " | ccs-stacks "
+	char *out = output_of("ccs-select -d 'Mod1.*' " PGCL " | ccs-stacks "
 	    "--all");
 	char *line, *next, *frame[256], *p;
 	int n = 0, repeats = 0, nf, i, j;
@@ -417,9 +418,49 @@ Test(ccs_select, output_is_compressed)
 	    "'f13;.*f13'");
 	cr_expect(atoi(out) > 10, "%s", out);
 	free(out);
-	/* And the flat profile did not change. */
-	same_output("ccs-select -d nosuch " PGCL " | ccs-flat --tsv",
-	    "ccs-flat --tsv " PGCL);
+	/* And the flat profile is the one of the same selection. */
+	same_output("ccs-select -d 'Mod1.*' " PGCL " | ccs-flat --tsv",
+	    "ccs-flat --tsv -d 'Mod1.*' " PGCL);
+}
+
+/*
+ * A pattern that matches nothing is a warning, not a silent no-op: a
+ * typo, or a glob bracket in another profiler's names (async-profiler's
+ * "_[j]").  The projection is made all the same: the null one.  Patterns
+ * from a file are not warned of.
+ */
+Test(ccs_select, a_pattern_matching_nothing_is_said)
+{
+	char *dir = make_temp_dir();
+	struct run r;
+
+	run(&r, "ccs-select -t folded -d nosuch -s 'Main_*' " FIG7 " >%s/a",
+	    dir);
+	cr_expect_eq(r.status, 0);
+	cr_expect_str_eq(r.err, "ccs-select: " FIG7 ": no cost centre "
+	    "matches -d 'nosuch'\n");
+	run_free(&r);
+	run_ok(&r, "ccs-convert --compress -t folded " FIG7 " | cmp - %s/a",
+	    dir);
+	run_free(&r);
+	run(&r, "printf 'frame_[j] 3\\n' | ccs-flat -s 'frame_[j]' --tsv");
+	cr_expect_eq(r.status, 0);
+	cr_expect_str_eq(r.err, "ccs-flat: <stdin>: no cost centre matches "
+	    "-s 'frame_[j]'\n");
+	run_free(&r);
+	run(&r, "ccs-prune --exclude 'Main_z*' --exclude 'Main_r*' " FIG7
+	    " >/dev/null");
+	cr_expect_eq(r.status, 0);
+	cr_expect_str_eq(r.err, "ccs-prune: " FIG7 ": no cost centre matches "
+	    "--exclude 'Main_z*'\n");
+	run_free(&r);
+	run(&r, "printf 'nosuch\\n' >%s/p && ccs-select --deselect-file %s/p "
+	    FIG7 " >/dev/null", dir, dir);
+	cr_expect_eq(r.status, 0);
+	cr_expect_str_empty(r.err);
+	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 }
 
 /* ---- the order of the options never matters ---- */

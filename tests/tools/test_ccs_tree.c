@@ -620,8 +620,8 @@ Test(ccs_tree, option_order)
 {
 	struct run a, b;
 
-	run_ok(&a, "ccs-tree --depth 3 --min-pct 1 -d rev -m alloc " GHC_P2);
-	run_ok(&b, "ccs-tree -m alloc -d rev --min-pct 1 --depth 3 " GHC_P2);
+	run_ok(&a, "ccs-tree --depth 3 --min-pct 1 -d disin -m alloc " GHC_P2);
+	run_ok(&b, "ccs-tree -m alloc -d disin --min-pct 1 --depth 3 " GHC_P2);
 	cr_expect_str_eq(a.out, b.out);
 	run_free(&a);
 	run_free(&b);
@@ -659,7 +659,7 @@ Test(ccs_tree, synthetic_root)
 	    "1\t\ta\t\t\t1\t1\n");
 	run_free(&r);
 	/* Unless everything was de-selected onto it. */
-	run_ok(&r, "ccs-tree --tsv -s nothing " COMPRESSED);
+	run_ok(&r, "ccs-tree --tsv -d '*' " COMPRESSED);
 	cr_expect_str_eq(r.out,
 	    "depth\tmodule\tcost_centre\tsrc\tentries\tindividual\tinherited\n"
 	    "0\t\t(root)\t\t\t11\t11\n");

@@ -78,9 +78,11 @@ tool_common_free(struct tool_common *c)
 		free(c->mins[i].metric);
 	free(c->mins);
 	free(c->excludes);
+	free(c->pats);
 	c->mins = NULL;
 	c->excludes = NULL;
-	c->nmins = c->nexcludes = 0;
+	c->pats = NULL;
+	c->nmins = c->nexcludes = c->npats = 0;
 }
 
 void
@@ -269,6 +271,10 @@ tool_common_option(struct tool_common *c, int ch, const char *arg,
 		}
 		if (pdb_sel_add(c->sel, ch == 's', arg) != PDB_OK)
 			nomem();
+		c->pats = xreallocarray(c->pats, c->npats + 1,
+		    sizeof(*c->pats));
+		c->pats[c->npats].pat = arg;
+		c->pats[c->npats++].opt = ch == 's' ? "-s" : "-d";
 		return 1;
 	case 'f':
 		c->informat = format_arg("-f", arg);

@@ -64,6 +64,12 @@ struct tool_common {
 	const char		*metric;	/* -m, or NULL for the default */
 	const char		*outpath;	/* -o, or NULL for stdout */
 	struct pdb_sel		*sel;		/* -s, -d, --select-file, ... */
+	/* The patterns of -s and -d, for tool_unmatched(). */
+	struct tool_pat {
+		const char	*pat;
+		const char	*opt;		/* "-s" or "-d" */
+	}			*pats;
+	size_t			 npats;
 	struct pdb_opts		 opts;
 	int			 force;		/* -F: binary to a terminal */
 	int			 quiet;		/* -q */
@@ -235,6 +241,13 @@ struct pdb *tool_load(struct tool_common *, const char *path,
  */
 int	tool_read_projected(struct tool_common *, struct pdb *db,
 	    const char *path, const struct pdb_sel *sel);
+/*
+ * Warn of each pattern of -s, -d and --exclude that matches no cost
+ * centre of db, read from path.  Not those of pattern files, which may
+ * well list other programs' names.
+ */
+void	tool_unmatched(const struct tool_common *, const struct pdb *db,
+	    const char *path);
 /*
  * For a tool whose output can be made from events: whether nothing is
  * selected or pruned, so that it may read the profile as a stream.

@@ -62,6 +62,36 @@ tool_read_projected(struct tool_common *c, struct pdb *db, const char *path,
 	return rc;
 }
 
+/* Whether pattern pat matches a cost centre of db. */
+static int
+matches_any(const struct pdb *db, const char *pat)
+{
+	uint32_t cc;
+
+	for (cc = 0; cc < pdb_cc_count(db); cc++)
+		if (pdb_cc_glob(db, cc, pat))
+			return 1;
+	return 0;
+}
+
+/* A typo, or another profiler's names, would change nothing silently. */
+void
+tool_unmatched(const struct tool_common *c, const struct pdb *db,
+    const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < c->npats; i++)
+		if (!matches_any(db, c->pats[i].pat))
+			tool_warnx("%s: no cost centre matches %s '%s'",
+			    tool_input_name(path), c->pats[i].opt,
+			    c->pats[i].pat);
+	for (i = 0; i < c->nexcludes; i++)
+		if (!matches_any(db, c->excludes[i]))
+			tool_warnx("%s: no cost centre matches --exclude '%s'",
+			    tool_input_name(path), c->excludes[i]);
+}
+
 int
 tool_streams(const struct tool_common *c)
 {
@@ -271,6 +301,7 @@ tool_load(struct tool_common *c, const char *path,
 	}
 	if (c->metric != NULL && tool_metric(c, db) < 0)
 		exit(TOOL_ERR);
+	tool_unmatched(c, db, path);
 	if (c->nmins == 0 && c->min_pct < 0 && c->nexcludes == 0) {
 		prune_to_max(c, db, rep);
 		return db;
