@@ -958,14 +958,14 @@ finish(struct reader *r)
 		    r->in->name);
 	if (r->lay.raw && r->have_ticks && r->sum_ticks < r->total_ticks)
 		return pdb_seterr(r->db, PDB_EFORMAT,
-		    "%s:%llu: truncated: the tree's ticks add up to %lld, the "
-		    "header says %lld", r->in->name,
+		    "%s:%llu: truncated or edited: the tree's ticks add up to "
+		    "%lld, the header says %lld", r->in->name,
 		    (unsigned long long)r->lastrow, (long long)r->sum_ticks,
 		    (long long)r->total_ticks);
 	if (r->lay.raw && r->have_alloc && r->sum_bytes < r->total_alloc)
 		return pdb_seterr(r->db, PDB_EFORMAT,
-		    "%s:%llu: truncated: the tree's bytes add up to %lld, the "
-		    "header says %lld", r->in->name,
+		    "%s:%llu: truncated or edited: the tree's bytes add up to "
+		    "%lld, the header says %lld", r->in->name,
 		    (unsigned long long)r->lastrow, (long long)r->sum_bytes,
 		    (long long)r->total_alloc);
 	if (r->lay.raw && ((r->have_ticks && r->sum_ticks > r->total_ticks) ||

@@ -443,8 +443,8 @@ main(int argc, char *argv[])
 		    pdb_cc_module(db, found[0])) != 0)
 			break;
 	if (i < nfound) {
-		fprintf(stderr, "%s: ambiguous: '%s' matches %zu cost "
-		    "centres:", tool_progname, name, nfound);
+		fprintf(stderr, "%s: %s: ambiguous: '%s' matches %zu cost "
+		    "centres:", tool_progname, file, name, nfound);
 		for (i = 0; i < nfound && i < LISTMAX; i++)
 			fprintf(stderr, "%s %s", i > 0 ? "," : "",
 			    pdb_cc_fullname(db, found[i]));

@@ -26,6 +26,31 @@
 	function ccModule(c) { return D.ccs[c][1]; }
 	function ccFull(c) { return D.ccs[c][1] ? D.ccs[c][1] + '.' + D.ccs[c][0] : D.ccs[c][0]; }
 	function isSynthetic(c) { return (D.ccs[c][3] & SYNTHETIC) !== 0; }
+	function ccSrc(c) { return D.ccs[c][2]; }
+	/*
+	 * Cost centres that share a module and a label with another of
+	 * another source, as GHC's -fprof-auto-calls makes them: told apart
+	 * by their source, as the command-line tools tell them apart.
+	 */
+	const collides = new Uint8Array(NCC);
+	let anyCollides = false;
+	(function () {
+		const first = new Map();
+		for (let c = 0; c < NCC; c++) {
+			const k = ccModule(c) + '\0' + ccLabel(c);
+			const o = first.get(k);
+			if (o === undefined)
+				first.set(k, c);
+			else if (ccSrc(o) !== ccSrc(c))
+				collides[o] = collides[c] = 1;
+		}
+		for (let c = 0; c < NCC && !anyCollides; c++)
+			anyCollides = collides[c] === 1;
+	})();
+	/* The full name, with the source where it must tell two apart. */
+	function ccName(c) {
+		return collides[c] && ccSrc(c) ? ccFull(c) + ' (' + ccSrc(c) + ')' : ccFull(c);
+	}
 
 	/* ---- trees: typed arrays, children as linked lists ---- */
 
@@ -691,7 +716,9 @@
 		name.append(tg, labelEl('label', t.cc[i]));
 		if (ccModule(t.cc[i]))
 			name.append(el('span', 'mod', ccModule(t.cc[i])));
-		name.title = ccFull(t.cc[i]);
+		if (collides[t.cc[i]] && ccSrc(t.cc[i]))
+			name.append(el('span', 'mod src', ccSrc(t.cc[i])));
+		name.title = ccName(t.cc[i]);
 		const self = el('span', 'num self', fmt(t.own[m][i]));
 		self.dataset.v = String(t.own[m][i]);
 		const inh = el('span', 'num inh', fmt(a.inc[m][i]));
@@ -820,6 +847,8 @@
 		{ key: 'sel', title: 'sel', left: true },
 		{ key: 'name', title: 'cost centre', left: true },
 		{ key: 'module', title: 'module', left: true },
+		/* As ccs-flat has it: only where names collide. */
+		...(anyCollides ? [{ key: 'src', title: 'src', left: true }] : []),
 		{ key: 'self', title: 'self' },
 		{ key: 'selfpct', title: '%self' },
 		{ key: 'inh', title: 'inherited' },
@@ -847,6 +876,7 @@
 			case 'sel': return S.sel[c];
 			case 'name': return ccLabel(c);
 			case 'module': return ccModule(c);
+			case 'src': return ccSrc(c);
 			case 'self': case 'selfpct': return S.sel[c] ? a.self[m][c] : -Infinity;
 			case 'inh': case 'inhpct': return S.sel[c] ? a.inh[m][c] : -Infinity;
 			case 'entries': return S.sel[c] ? a.self[entriesMetric][c] : -Infinity;
@@ -857,7 +887,7 @@
 			const p = val(x), q = val(y);
 			if (p < q) return -dir;
 			if (p > q) return dir;
-			return ccFull(x) < ccFull(y) ? -1 : ccFull(x) > ccFull(y) ? 1 : 0;
+			return ccName(x) < ccName(y) ? -1 : ccName(x) > ccName(y) ? 1 : 0;
 		});
 		const table = el('table', 'flat');
 		const thead = el('thead'), hr = el('tr');
@@ -905,7 +935,7 @@
 			const name = el('td', 'l');
 			const link = labelEl(isSynthetic(c) ? '' : 'link', c);
 			if (!isSynthetic(c)) {
-				link.title = 'show the callers of ' + ccFull(c);
+				link.title = 'show the callers of ' + ccName(c);
 				activatable(link, function () {
 					S.callersOf = c;
 					computeCallers();
@@ -915,6 +945,8 @@
 			}
 			name.append(link);
 			tr.append(td0, name, el('td', 'l', ccModule(c)));
+			if (anyCollides)
+				tr.append(el('td', 'l', ccSrc(c)));
 			const cells = S.sel[c] ? [a.self[m][c], pct(a.self[m][c], tot), a.inh[m][c],
 			    pct(a.inh[m][c], tot)] : ['\u2013', '', '\u2013', ''];
 			['self', 'selfpct', 'inh', 'inhpct'].forEach(function (k2, j) {
@@ -950,11 +982,11 @@
 			return;
 		}
 		if (!S.callersTree) {
-			v.append(el('p', 'note', ccFull(S.callersOf) + ' does not occur in this view.'));
+			v.append(el('p', 'note', ccName(S.callersOf) + ' does not occur in this view.'));
 			return;
 		}
 		const t = S.callersTree, a = S.callersA;
-		v.append(el('p', 'note', 'Callers of ' + ccFull(S.callersOf) + ': ' +
+		v.append(el('p', 'note', 'Callers of ' + ccName(S.callersOf) + ': ' +
 		    fmt(a.inc[S.metric][0]) + ' ' + D.metrics[S.metric].unit + ' in ' +
 		    (function () { let k = 0; for (let i = 0; i < t.n; i++) if (t.first[i] < 0) k++; return k; })() +
 		    ' calling contexts.'));
@@ -1075,7 +1107,7 @@
 				tip.style.display = 'none';
 				return;
 			}
-			tip.textContent = ccFull(t.cc[n]) + ': ' + fmt(a.inc[m][n]) + ' ' +
+			tip.textContent = ccName(t.cc[n]) + ': ' + fmt(a.inc[m][n]) + ' ' +
 			    D.metrics[m].unit + ' (' + pct(a.inc[m][n], total()) + '%), self ' + fmt(t.own[m][n]);
 			tip.style.display = 'block';
 			/* Inside the window, however near its right edge. */

@@ -430,6 +430,30 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.close();
 }
 
+// ---- -fprof-auto-calls: names that collide are told apart by source ----
+{
+	const page = await open(html('tests/data/ghc/calls.P.prof', `${scratch}/calls.html`));
+	await page.click('#tab-flat');
+	const heads = await page.$$eval('table.flat th', (h) => h.map((e) => e.textContent));
+	check(heads.includes('src'), `the flat table has a src column: ${heads.join(',')}`);
+	const srcs = await page.$$eval('tr[data-name="Main.insert"]', (rows) => rows.map((r) => r.children[3].textContent));
+	check(srcs.length === 6 && new Set(srcs).size === 6 && srcs.every((x) => /^Main\.hs:/.test(x)),
+	    `six insert rows, six sources: ${srcs.join(' ')}`);
+	await page.click('#tab-tree');
+	await page.click('#expand-hot');
+	const titles = await page.$$eval('.row.arm .name', (n) => n.map((e) => e.title));
+	check(titles.some((x) => /^Main\.insert \(Main\.hs:\d+:/.test(x)),
+	    `a tree row's name gives the source: ${titles.join(' | ')}`);
+	check(titles.some((x) => x === 'MAIN.MAIN'), 'a name that does not collide has none');
+	check(page.errors.length === 0, `calls: no script errors ${page.errors.join('; ')}`);
+	await page.close();
+	const mj = await open(`${scratch}/mj.html`);
+	await mj.click('#tab-flat');
+	const mjHeads = await mj.$$eval('table.flat th', (h) => h.map((e) => e.textContent));
+	check(!mjHeads.includes('src'), 'no src column where no names collide');
+	await mj.close();
+}
+
 // ---- a page of several chunks, and one cut to --max-stacks ----
 {
 	const dump = `${scratch}/chunks.dump`;

@@ -414,7 +414,8 @@ Test(ccs_callers, ambiguous)
 
 	run(&r, "ccs-callers CAF " GHC_P);
 	cr_expect_eq(r.status, 1);
-	cr_expect_str_eq(r.err, "ccs-callers: ambiguous: 'CAF' matches 6 cost "
+	cr_expect_str_eq(r.err, "ccs-callers: " GHC_P ": ambiguous: 'CAF' "
+	    "matches 6 cost "
 	    "centres: Main.CAF, GHC.Conc.Signal.CAF, GHC.IO.Encoding.CAF, "
 	    "GHC.IO.Encoding.Iconv.CAF, GHC.IO.Handle.FD.CAF, "
 	    "GHC.IO.Handle.Text.CAF\n");
@@ -423,8 +424,9 @@ Test(ccs_callers, ambiguous)
 	/* Long lists are cut after ten names. */
 	run(&r, "ccs-callers 'Main_*' " FIG7);
 	cr_expect_eq(r.status, 1);
-	cr_expect(strncmp(r.err, "ccs-callers: ambiguous: 'Main_*' matches 12 "
-	    "cost centres: ", 58) == 0, "%s", r.err);
+	cr_expect(strncmp(r.err, "ccs-callers: " FIG7 ": ambiguous: 'Main_*' "
+	    "matches 12 cost centres: ", 58 + strlen(FIG7 ": ")) == 0, "%s",
+	    r.err);
 	cr_expect(strstr(r.err, ", ...\n") != NULL, "%s", r.err);
 	run_free(&r);
 	/* Qualified with the module, one of them. */
