@@ -198,7 +198,28 @@ struct rd {
 	size_t		 plen, pcap;
 	char		*tmp;
 	size_t		 tmpcap;
+	int		 stacks;	/* a stack line has been read */
 };
+
+/*
+ * Whether the stack text p[0..n) ends in a blank and a number: a line of
+ * a differential file ("stack before after", as difffolded.pl writes
+ * it), whose first count would be taken for part of the last frame.
+ */
+static int
+ends_in_count(const char *p, size_t n)
+{
+	size_t k = n;
+
+	while (k > 0 && p[k - 1] >= '0' && p[k - 1] <= '9')
+		k--;
+	if (k == n)
+		return 0;
+	if (k > 0 && (p[k - 1] == '-' || p[k - 1] == '+'))
+		k--;
+	return k > 0 && (p[k - 1] == ' ' || p[k - 1] == '\t') &&
+	    !escaped(p, p + k - 1);
+}
 
 /* The cost centre of frame f[0..n); tmp has room for n + 2 bytes. */
 static int
@@ -543,6 +564,13 @@ folded_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 			r.plen = 0;
 			continue;
 		}
+		/* The first stack only: a differential file has the two
+		 * counts on every line. */
+		if (!r.stacks++ && ends_in_count(p, (size_t)(end - p)))
+			pdb_warn(db, "%s:%llu: two counts at the end of the "
+			    "line, as in a differential file: the first is "
+			    "read as part of the last frame's name", in->name,
+			    (unsigned long long)in->line);
 		if ((rc = split_stack(&r, p, (size_t)(end - p))) != PDB_OK)
 			goto out;
 		/* Keep the common prefix; the top is always entered anew. */
@@ -590,8 +618,17 @@ frame_text(struct pdb_text *t, const struct pdb *db, uint32_t cc)
 	const char *s = pdb_cc_module(db, cc), *l = pdb_cc_label(db, cc);
 	const char *first = *s != '\0' ? s : l;
 	const char *last = *l != '\0' ? l + strlen(l) - 1 : NULL;
-	const char *esc;
+	const char *esc, *count = NULL;
 	int pass, rc = 0;
+
+	/* A label that ends in a blank and a number, which a reader might
+	 * take for the first count of a differential file: that blank. */
+	if (last != NULL && ends_in_count(l, strlen(l))) {
+		for (count = last; *count >= '0' && *count <= '9'; count--)
+			;
+		if (*count == '-' || *count == '+')
+			count--;
+	}
 
 	/* A real frame named as the synthetic root's line is escaped. */
 	if (*s == '\0' && strcmp(l, ROOT_LABEL) == 0 &&
@@ -601,7 +638,7 @@ frame_text(struct pdb_text *t, const struct pdb *db, uint32_t cc)
 		for (; *s != '\0'; s++) {
 			if ((s == first && (*s == '#' || *s == ' ' ||
 			    *s == '\t')) || (s == last && (*s == ' ' ||
-			    *s == '\t')))
+			    *s == '\t')) || s == count)
 				rc |= pdb_text_add(t, "\\", 1);
 			switch (*s) {
 			case '\\':

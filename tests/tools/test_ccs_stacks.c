@@ -213,6 +213,38 @@ Test(ccs_stacks, escapes_read_back)
 	run_free(&r);
 }
 
+/*
+ * A differential file has two counts on a line: the first would be
+ * part of the last frame's name, which the reader warns of, once, from
+ * the first stack.  A frame that does end in a blank and a number is
+ * written with that blank escaped, and reads back without a word.
+ */
+Test(ccs_stacks, differential_lines)
+{
+	struct run r;
+
+	run(&r, "printf 'a;b 5 7\\na;c 3 1\\n' | ccs-stacks");
+	cr_expect_eq(r.status, 0);
+	cr_expect_str_eq(r.err, "ccs-stacks: warning: <stdin>:1: two counts "
+	    "at the end of the line, as in a differential file: the first is "
+	    "read as part of the last frame's name\n");
+	cr_expect_str_eq(r.out, "a;b\\ 5 7\na;c\\ 3 1\n");
+	run_free(&r);
+	run_ok(&r, "printf 'a;b 5 7\\n' | ccs-stacks 2>/dev/null | "
+	    "ccs-stacks | ccs-stacks");
+	cr_expect_str_eq(r.out, "a;b\\ 5 7\n");
+	run_free(&r);
+	run_ok(&r, "printf 'a;b\\\\ -5 7\\n' | ccs-convert -t json | "
+	    "ccs-stacks");
+	cr_expect_str_eq(r.out, "a;b\\ -5 7\n");
+	run_free(&r);
+	/* Numbers elsewhere are no sign of it; a frame that ends so is
+	 * escaped wherever it is, as the writer keeps one text a frame. */
+	run_ok(&r, "printf 'a 5;b 7\\nx;y5 2\\nx;y-5 2\\n' | ccs-stacks");
+	cr_expect_str_eq(r.out, "a\\ 5;b 7\nx;y5 2\nx;y-5 2\n");
+	run_free(&r);
+}
+
 /* Reading folded stacks goes through Push: a repeat is compressed. */
 Test(ccs_stacks, reading_compresses)
 {
