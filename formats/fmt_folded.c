@@ -540,9 +540,10 @@ folded_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 			}
 			if (*num == '\0' || e != end || errno == ERANGE) {
 				rc = pdb_seterr(db, PDB_EFORMAT,
-				    "%s:%llu: '%s' is not an integer count",
+				    "%s:%llu: '%s' is not an integer count%s",
 				    in->name, (unsigned long long)in->line,
-				    num);
+				    num, e == end && errno == ERANGE ?
+				    " of 64 bits" : "");
 				goto out;
 			}
 		}

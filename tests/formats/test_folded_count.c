@@ -85,8 +85,19 @@ Test(folded_count, as_strtoll_reads_it)
 
 Test(folded_count, as_strtoll_rejects_it)
 {
+	char err[512] = "";
+	int64_t v = 0;
+
 	rejected("9223372036854775808");
 	rejected("99999999999999999999");
+	/* A number, only too large: the message says so. */
+	cr_expect_eq(read_count("-9223372036854775809", &v, err, sizeof(err)),
+	    PDB_EFORMAT);
+	cr_expect(strstr(err, "'-9223372036854775809' is not an integer "
+	    "count of 64 bits") != NULL, "%s", err);
+	err[0] = '\0';
+	cr_expect_eq(read_count("5x", &v, err, sizeof(err)), PDB_EFORMAT);
+	cr_expect(strstr(err, "count of 64 bits") == NULL, "%s", err);
 	rejected("5x");
 	rejected("x5");
 	rejected("-");

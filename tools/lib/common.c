@@ -405,7 +405,9 @@ tool_input_name(const char *path)
 const char *
 tool_one_input(int argc, char **argv, const char *usage)
 {
-	if (argc > 1)
+	if (argc > 1) {
+		tool_warnx("one input at most, not %d", argc);
 		tool_usage(usage);
+	}
 	return argc == 1 ? argv[0] : "-";
 }
