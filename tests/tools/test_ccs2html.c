@@ -237,6 +237,25 @@ page_nodes(xmlDocPtr doc, json_int_t *nodes, json_int_t *chunks,
 	xmlXPathFreeObject(o);
 }
 
+/* The page written to dir/name, parsed. */
+static xmlDocPtr
+read_page(const char *dir, const char *name)
+{
+	xmlDocPtr doc;
+	char *path, *page;
+	size_t len;
+
+	cr_assert(asprintf(&path, "%s/%s", dir, name) > 0);
+	page = slurp(path, &len);
+	cr_assert(page != NULL, "%s", path);
+	doc = htmlReadMemory(page, (int)len, name, "utf-8",
+	    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+	cr_assert(doc != NULL, "%s", path);
+	free(page);
+	free(path);
+	return doc;
+}
+
 /*
  * A browser caps the text of one script element, so the nodes go in
  * chunks (of at most 262144 nodes): every node is in one, in order; and
@@ -244,12 +263,11 @@ page_nodes(xmlDocPtr doc, json_int_t *nodes, json_int_t *chunks,
  */
 Test(ccs2html, chunks_and_max_stacks, .timeout = 120)
 {
-	char *dir = make_temp_dir(), *page, *note, *path;
+	char *dir = make_temp_dir(), *note;
 	struct run r;
 	xmlDocPtr doc;
 	json_int_t nodes, inchunks, total;
 	unsigned long stacks, ticks;
-	size_t len;
 
 	run(&r, "ccs-gen -q -t dump --size 6M --seed 3 -o %s/g.dump && "
 	    "ccs-stacks --all %s/g.dump | wc -l && ccs-flat %s/g.dump | "
@@ -261,12 +279,7 @@ Test(ccs2html, chunks_and_max_stacks, .timeout = 120)
 	cr_assert_str_empty(r.err, "nothing pruned by default");
 	run_free(&r);
 	cr_assert_gt(stacks, 2 * 262144, "enough for three chunks");
-	cr_assert(asprintf(&path, "%s/g.html", dir) > 0);
-	page = slurp(path, &len);
-	free(path);
-	doc = htmlReadMemory(page, (int)len, "g.html", "utf-8",
-	    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
-	cr_assert(doc != NULL);
+	doc = read_page(dir, "g.html");
 	cr_expect_eq(count(doc, "//script[@class='profile-chunk']"), 3);
 	page_nodes(doc, &nodes, &inchunks, &total, &note);
 	cr_expect_eq(nodes, (json_int_t)stacks);
@@ -274,7 +287,6 @@ Test(ccs2html, chunks_and_max_stacks, .timeout = 120)
 	cr_expect_eq(total, (json_int_t)ticks);
 	cr_expect_null(note);
 	xmlFreeDoc(doc);
-	free(page);
 
 	run(&r, "ccs2html --max-stacks 1000 -q %s/g.dump -o %s/m.html && "
 	    "ccs-prune --max-stacks 1000 %s/g.dump | ccs-stacks --all | wc -l",
@@ -285,12 +297,7 @@ Test(ccs2html, chunks_and_max_stacks, .timeout = 120)
 	cr_expect(strncmp(r.err, "ccs2html: ", 10) == 0 && strstr(r.err,
 	    " stacks kept; those whose inclusive ticks are below ") != NULL,
 	    "%s", r.err);
-	cr_assert(asprintf(&path, "%s/m.html", dir) > 0);
-	page = slurp(path, &len);
-	free(path);
-	doc = htmlReadMemory(page, (int)len, "m.html", "utf-8",
-	    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
-	cr_assert(doc != NULL);
+	doc = read_page(dir, "m.html");
 	page_nodes(doc, &nodes, &inchunks, &total, &note);
 	cr_expect_eq(nodes, (json_int_t)stacks);
 	cr_expect_eq(inchunks, nodes);
@@ -300,7 +307,6 @@ Test(ccs2html, chunks_and_max_stacks, .timeout = 120)
 	    "does: %s", note);
 	free(note);
 	xmlFreeDoc(doc);
-	free(page);
 	run_free(&r);
 	remove_temp(dir);
 	free(dir);
