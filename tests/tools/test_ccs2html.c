@@ -198,6 +198,7 @@ page_nodes(xmlDocPtr doc, json_int_t *nodes, json_int_t *chunks,
 	xmlXPathObjectPtr o = xpath(doc, "//script[@type='application/json']");
 	json_t *data, *v;
 	json_error_t err;
+	xmlChar *cls;
 	char *text;
 	int i;
 	size_t k;
@@ -216,9 +217,10 @@ page_nodes(xmlDocPtr doc, json_int_t *nodes, json_int_t *chunks,
 			if ((v = json_object_get(data, "note")) != NULL)
 				*note = strdup(json_string_value(v));
 		} else {
-			cr_assert_str_eq((char *)xmlGetProp(
-			    o->nodesetval->nodeTab[i], BAD_CAST "class"),
-			    "profile-chunk");
+			cls = xmlGetProp(o->nodesetval->nodeTab[i],
+			    BAD_CAST "class");
+			cr_assert_str_eq((char *)cls, "profile-chunk");
+			xmlFree(cls);
 			*chunks += (json_int_t)json_array_size(
 			    json_object_get(data, "cc"));
 			cr_assert_eq(json_array_size(json_object_get(data,
