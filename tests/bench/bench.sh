@@ -225,9 +225,10 @@ for s in $SIZES; do
 				    -v b="$(wc -c < "$f")" -v n="$n" '{
 				    ms = $0; sub(/.*"ms":/, "", ms); sub(/,.*/, "", ms)
 				    h = $0; sub(/.*"heapMB":/, "", h); sub(/,.*/, "", h)
+				    r = $0; sub(/.*"rendererMB":/, "", r); sub(/,.*/, "", r)
 				    if (ms == "null") { printf "%s\t%s\t%s\t%s\tfail\t\t\t%s\n", t, f, b, n, $0; next }
-				    printf "%s\t%s\t%s\t%s\t%.2f\t\t%d\tJS heap %s MB\n",
-				    t, f, b, n, ms / 1000, h * 1000, h }' >> "$R"
+				    printf "%s\t%s\t%s\t%s\t%.2f\t\t%d\trenderer peak; JS heap %s MB\n",
+				    t, f, b, n, ms / 1000, (r == "null" ? h : r) * 1000, h }' >> "$R"
 				tail -1 "$R" >&2
 			done
 		fi
