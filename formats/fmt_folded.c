@@ -202,12 +202,14 @@ struct rd {
 };
 
 /*
- * Whether the stack text p[0..n) ends in a blank and a number: a line of
- * a differential file ("stack before after", as difffolded.pl writes
- * it), whose first count would be taken for part of the last frame.
+ * Whether the text p[0..n) ends in a blank and a number: a line of a
+ * differential file ("stack before after", as difffolded.pl writes it),
+ * whose first count would be taken for part of the last frame.  In a
+ * line (escapes set) a blank after a backslash does not count; a name
+ * as it is has no escapes.
  */
 static int
-ends_in_count(const char *p, size_t n)
+ends_in_count(const char *p, size_t n, int escapes)
 {
 	size_t k = n;
 
@@ -218,7 +220,7 @@ ends_in_count(const char *p, size_t n)
 	if (k > 0 && (p[k - 1] == '-' || p[k - 1] == '+'))
 		k--;
 	return k > 0 && (p[k - 1] == ' ' || p[k - 1] == '\t') &&
-	    !escaped(p, p + k - 1);
+	    !(escapes && escaped(p, p + k - 1));
 }
 
 /* The cost centre of frame f[0..n); tmp has room for n + 2 bytes. */
@@ -540,10 +542,11 @@ folded_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 			}
 			if (*num == '\0' || e != end || errno == ERANGE) {
 				rc = pdb_seterr(db, PDB_EFORMAT,
-				    "%s:%llu: '%s' is not an integer count%s",
-				    in->name, (unsigned long long)in->line,
-				    num, e == end && errno == ERANGE ?
-				    " of 64 bits" : "");
+				    "%s:%llu: '%s' %s", in->name,
+				    (unsigned long long)in->line, num,
+				    e == end && errno == ERANGE ?
+				    "does not fit in 64 bits" :
+				    "is not an integer count");
 				goto out;
 			}
 		}
@@ -567,7 +570,7 @@ folded_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 		}
 		/* The first stack only: a differential file has the two
 		 * counts on every line. */
-		if (!r.stacks++ && ends_in_count(p, (size_t)(end - p)))
+		if (!r.stacks++ && ends_in_count(p, (size_t)(end - p), 1))
 			pdb_warn(db, "%s:%llu: two counts at the end of the "
 			    "line, as in a differential file: the first is "
 			    "read as part of the last frame's name", in->name,
@@ -624,7 +627,7 @@ frame_text(struct pdb_text *t, const struct pdb *db, uint32_t cc)
 
 	/* A label that ends in a blank and a number, which a reader might
 	 * take for the first count of a differential file: that blank. */
-	if (last != NULL && ends_in_count(l, strlen(l))) {
+	if (last != NULL && ends_in_count(l, strlen(l), 0)) {
 		for (count = last; *count >= '0' && *count <= '9'; count--)
 			;
 		if (*count == '-' || *count == '+')

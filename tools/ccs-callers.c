@@ -417,8 +417,14 @@ main(int argc, char *argv[])
 		tool_warnx("--folded and --tsv cannot go together");
 		tool_usage(usage);
 	}
-	if (argc < 1 || argc > 2)
+	if (argc < 1) {
+		tool_warnx("no cost centre given");
 		tool_usage(usage);
+	}
+	if (argc > 2) {
+		tool_warnx("one input at most, not %d", argc - 1);
+		tool_usage(usage);
+	}
 	name = argv[0];
 	path = argc == 2 ? argv[1] : "-";
 	file = tool_input_name(path);

@@ -27,6 +27,7 @@ static const char usage[] =
 static const char helptext[] =
     "Write an interactive HTML viewer for a profile (one file, no network).\n\n"
     TOOL_PRUNE_HELP
+    "                         (here 10000000 by default; 0 keeps every stack)\n"
     TOOL_COMMON_HELP;
 
 int
@@ -66,7 +67,7 @@ main(int argc, char *argv[])
 
 		snprintf(note, sizeof(note), "%" PRIu32 " of %" PRIu64
 		    " stacks kept; those whose inclusive %.40s are below %"
-		    PRId64 " are folded into their callers (--max-stacks)",
+		    PRId64 " are pruned, as ccs-prune does (--max-stacks)",
 		    pdb_node_count(db), c.max_stacks_from, mt->name,
 		    c.max_stacks_min);
 		tool_warnx("%s: %s", tool_input_name(path), note);

@@ -28,24 +28,21 @@
 	function isSynthetic(c) { return (D.ccs[c][3] & SYNTHETIC) !== 0; }
 	function ccSrc(c) { return D.ccs[c][2]; }
 	/*
-	 * Cost centres that share a module and a label with another of
-	 * another source, as GHC's -fprof-auto-calls makes them: told apart
-	 * by their source, as the command-line tools tell them apart.
+	 * Cost centres that share a module and a label with another, as
+	 * GHC's -fprof-auto-calls makes them: told apart by their source,
+	 * as the command-line tools tell them apart (pdb_names_shared()).
 	 */
 	const collides = new Uint8Array(NCC);
 	let anyCollides = false;
 	(function () {
-		const first = new Map();
-		for (let c = 0; c < NCC; c++) {
-			const k = ccModule(c) + '\0' + ccLabel(c);
-			const o = first.get(k);
-			if (o === undefined)
-				first.set(k, c);
-			else if (ccSrc(o) !== ccSrc(c))
-				collides[o] = collides[c] = 1;
-		}
-		for (let c = 0; c < NCC && !anyCollides; c++)
-			anyCollides = collides[c] === 1;
+		const count = new Map(), key = (c) => ccModule(c) + '\0' + ccLabel(c);
+		for (let c = 0; c < NCC; c++)
+			count.set(key(c), (count.get(key(c)) || 0) + 1);
+		for (let c = 0; c < NCC; c++)
+			if (count.get(key(c)) > 1) {
+				collides[c] = 1;
+				anyCollides = true;
+			}
 	})();
 	/* The full name, with the source where it must tell two apart. */
 	function ccName(c) {

@@ -45,6 +45,10 @@ Test(ccs_callers, bad_usage)
 	check_bad_usage("ccs-callers", "Main_rev " FIG7 " " THETA);
 	check_bad_usage("ccs-callers", "--folded --tsv Main_rev " FIG7);
 	check_bad_usage("ccs-callers", "Main_rev -m");
+	/* Which operands are wrong, said before the usage. */
+	check_usage_says("ccs-callers", "", "ccs-callers: no cost centre given");
+	check_usage_says("ccs-callers", "Main_rev " FIG7 " " THETA,
+	    "ccs-callers: one input at most, not 2");
 }
 
 Test(ccs_callers, missing_file)

@@ -75,6 +75,8 @@ Test(ccs_flat, bad_usage)
 	check_bad_usage("ccs-flat", "-x " THETA);
 	check_bad_usage("ccs-flat", THETA " " FIG7);
 	check_bad_usage("ccs-flat", "-n");
+	check_usage_says("ccs-flat", THETA " " FIG7 " " FIG7,
+	    "ccs-flat: one input at most, not 3");
 }
 
 Test(ccs_flat, missing_file)

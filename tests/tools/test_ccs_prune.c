@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "toolcheck.h"
@@ -423,6 +424,47 @@ Test(ccs_prune, max_stacks_fig7)
 	/* The root always stays. */
 	run_ok(&r, "ccs-prune --max-stacks 1 " FIG7 " | ccs-stacks --all");
 	cr_expect_str_eq(r.out, "(root) 1237\n");
+	run_free(&r);
+}
+
+/*
+ * The root always stays, and counts among the n.  Negative values: the
+ * root's -80 is below any threshold, and still stays; a stack may go
+ * with one it calls.  Values of INT64_MAX cannot be cut, and nothing
+ * is said of a cut that removed nothing.
+ */
+Test(ccs_prune, max_stacks_negative_and_extreme)
+{
+	static const struct {
+		const char *n, *line;
+	} cases[] = {
+		{ "1", "1 of 4 stacks kept, inclusive samples at least 11" },
+		{ "2", "1 of 4 stacks kept, inclusive samples at least 11" },
+		{ "3", "3 of 4 stacks kept, inclusive samples at least -99" },
+	};
+	char *in = write_temp("a 10\nb 10\nc -100\n", 17, ".folded");
+	char want[128];
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		run(&r, "ccs-prune -v --max-stacks %s %s | ccs-stacks --all",
+		    cases[i].n, in);
+		cr_expect_eq(r.status, 0);
+		snprintf(want, sizeof(want), "ccs-prune: --max-stacks: %s",
+		    cases[i].line);
+		cr_expect(has_line(r.err, want), "%s: %s", cases[i].n, r.err);
+		cr_expect_eq(count_lines(r.out), i < 2 ? 1 : 3, "%s", r.out);
+		run_free(&r);
+	}
+	unlink(in);
+	free(in);
+	run(&r, "printf 'a;b;c 9223372036854775807\\n' | ccs-prune -v "
+	    "--max-stacks 1 -t folded");
+	cr_expect_eq(r.status, 0);
+	cr_expect_str_eq(r.out, "a;b;c 9223372036854775807\n");
+	cr_expect(has_line(r.err, "ccs-prune: 0 subtrees pruned"), "%s", r.err);
+	cr_expect(strstr(r.err, "--max-stacks") == NULL, "%s", r.err);
 	run_free(&r);
 }
 

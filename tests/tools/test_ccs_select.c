@@ -437,7 +437,7 @@ Test(ccs_select, a_pattern_matching_nothing_is_said)
 	run(&r, "ccs-select -t folded -d nosuch -s 'Main_*' " FIG7 " >%s/a",
 	    dir);
 	cr_expect_eq(r.status, 0);
-	cr_expect_str_eq(r.err, "ccs-select: " FIG7 ": no cost centre "
+	cr_expect_str_eq(r.err, "ccs-select: warning: " FIG7 ": no cost centre "
 	    "matches -d 'nosuch'\n");
 	run_free(&r);
 	run_ok(&r, "ccs-convert --compress -t folded " FIG7 " | cmp - %s/a",
@@ -445,14 +445,14 @@ Test(ccs_select, a_pattern_matching_nothing_is_said)
 	run_free(&r);
 	run(&r, "printf 'frame_[j] 3\\n' | ccs-flat -s 'frame_[j]' --tsv");
 	cr_expect_eq(r.status, 0);
-	cr_expect_str_eq(r.err, "ccs-flat: <stdin>: no cost centre matches "
-	    "-s 'frame_[j]'\n");
+	cr_expect_str_eq(r.err, "ccs-flat: warning: <stdin>: no cost centre "
+	    "matches -s 'frame_[j]'\n");
 	run_free(&r);
 	run(&r, "ccs-prune --exclude 'Main_z*' --exclude 'Main_r*' " FIG7
 	    " >/dev/null");
 	cr_expect_eq(r.status, 0);
-	cr_expect_str_eq(r.err, "ccs-prune: " FIG7 ": no cost centre matches "
-	    "--exclude 'Main_z*'\n");
+	cr_expect_str_eq(r.err, "ccs-prune: warning: " FIG7 ": no cost centre "
+	    "matches --exclude 'Main_z*'\n");
 	run_free(&r);
 	run(&r, "printf 'nosuch\\n' >%s/p && ccs-select --deselect-file %s/p "
 	    FIG7 " >/dev/null", dir, dir);

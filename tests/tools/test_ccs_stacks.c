@@ -238,6 +238,10 @@ Test(ccs_stacks, differential_lines)
 	    "ccs-stacks");
 	cr_expect_str_eq(r.out, "a;b\\ -5 7\n");
 	run_free(&r);
+	/* A name with a backslash before that blank: both are escaped. */
+	run_ok(&r, "printf 'a;b\\\\\\\\\\\\ 5 3\\n' | ccs-stacks | ccs-stacks");
+	cr_expect_str_eq(r.out, "a;b\\\\\\ 5 3\n");
+	run_free(&r);
 	/* Numbers elsewhere are no sign of it; a frame that ends so is
 	 * escaped wherever it is, as the writer keeps one text a frame. */
 	run_ok(&r, "printf 'a 5;b 7\\nx;y5 2\\nx;y-5 2\\n' | ccs-stacks");

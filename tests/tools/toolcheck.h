@@ -88,6 +88,19 @@ check_bad_usage(const char *tool, const char *args)
 	run_free(&r);
 }
 
+/* A usage error that says line first, then the usage. */
+static inline void
+check_usage_says(const char *tool, const char *args, const char *line)
+{
+	struct run r;
+
+	check_bad_usage(tool, args);
+	run(&r, "%s %s", tool, args);
+	cr_expect(strncmp(r.err, line, strlen(line)) == 0 &&
+	    r.err[strlen(line)] == '\n', "%s %s: %s", tool, args, r.err);
+	run_free(&r);
+}
+
 /* A bad option argument: exit 2 and exactly the message err. */
 static inline void
 check_bad_arg(const char *cmd, const char *err)

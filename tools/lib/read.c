@@ -83,12 +83,13 @@ tool_unmatched(const struct tool_common *c, const struct pdb *db,
 
 	for (i = 0; i < c->npats; i++)
 		if (!matches_any(db, c->pats[i].pat))
-			tool_warnx("%s: no cost centre matches %s '%s'",
+			tool_warnx("warning: %s: no cost centre matches %s '%s'",
 			    tool_input_name(path), c->pats[i].opt,
 			    c->pats[i].pat);
 	for (i = 0; i < c->nexcludes; i++)
 		if (!matches_any(db, c->excludes[i]))
-			tool_warnx("%s: no cost centre matches --exclude '%s'",
+			tool_warnx("warning: %s: no cost centre matches "
+			    "--exclude '%s'",
 			    tool_input_name(path), c->excludes[i]);
 }
 
@@ -189,19 +190,22 @@ total(const struct pdb *db, unsigned m)
 }
 
 /*
- * The least threshold on metric m that leaves at most max of db's nodes,
- * which are more than max: one above the (max + 1)-th largest inclusive
- * value, found a 16-bit digit at a time (a radix select), without
- * sorting or copying the values.  Where no value is negative a stack
- * costs no more than its caller, so the nodes at or above the threshold
- * are exactly the ones pruning keeps; otherwise pruning keeps fewer.
+ * The threshold on metric m that leaves at most max of db's nodes, which
+ * are more than max (max >= 1): the root always stays, so one above the
+ * max-th largest inclusive value of the others, found a 16-bit digit at
+ * a time (a radix select), without sorting or copying the values.  Where
+ * no value is negative a stack costs no more than its caller, so the
+ * nodes at or above it are the ones pruning keeps, and it is the least
+ * threshold that leaves max; otherwise a node below a removed one goes
+ * with it, and fewer may be left.  Values of INT64_MAX cannot be cut:
+ * then it keeps them all.
  */
 static int64_t
 max_stacks_threshold(const struct pdb *db, unsigned m, uint32_t max)
 {
 	int64_t *inc;
 	uint64_t key, prefix = 0, mask = 0, above = 0, rank, *hist;
-	uint32_t n, nn = pdb_node_count(db);
+	uint32_t n, nn = pdb_node_count(db), root = pdb_walk_first(db, NULL);
 	unsigned shift;
 	size_t d;
 
@@ -210,12 +214,12 @@ max_stacks_threshold(const struct pdb *db, unsigned m, uint32_t max)
 	hist = xcalloc((size_t)1 << 16, sizeof(*hist));
 	/* Keys in the order of the values; of those that begin with
 	 * prefix, the one ranked rank - above, the largest first. */
-	rank = (uint64_t)max + 1;
+	rank = max;
 	for (shift = 48;; shift -= 16) {
 		memset(hist, 0, ((size_t)1 << 16) * sizeof(*hist));
 		for (n = 0; n < nn; n++) {
 			key = (uint64_t)inc[n] ^ (UINT64_C(1) << 63);
-			if ((key & mask) == prefix)
+			if ((key & mask) == prefix && n != root)
 				hist[key >> shift & 0xffff]++;
 		}
 		for (d = 0xffff; above + hist[d] < rank; d--)
@@ -262,12 +266,13 @@ prune_to_max(struct tool_common *c, struct pdb *db,
 {
 	struct pdb_prune_report more;
 	struct pdb_threshold th;
+	uint32_t from;
 	int m;
 
 	if (c->max_stacks == 0 || pdb_node_count(db) <= c->max_stacks ||
 	    (m = tool_metric(c, db)) < 0)
 		return;
-	c->max_stacks_from = pdb_node_count(db);
+	from = pdb_node_count(db);
 	th.metric = (unsigned)m;
 	th.min = max_stacks_threshold(db, (unsigned)m, (uint32_t)c->max_stacks);
 	memset(&more, 0, sizeof(more));
@@ -276,10 +281,14 @@ prune_to_max(struct tool_common *c, struct pdb *db,
 		tool_pdberr(db);
 		exit(TOOL_ERR);
 	}
-	c->max_stacks_min = th.min;
-	c->max_stacks_metric = m;
 	if (rep != NULL)
 		report_add(rep, &more, pdb_metric_count(db));
+	/* Only a cut is told of. */
+	if (pdb_node_count(db) < from) {
+		c->max_stacks_from = from;
+		c->max_stacks_min = th.min;
+		c->max_stacks_metric = m;
+	}
 }
 
 struct pdb *
