@@ -47,6 +47,7 @@ struct jctx {
 	struct idpair	*ids;
 	size_t		 nids;
 	size_t		 nodes;		/* profile nodes met, for messages */
+	struct ghcjson_sums sums;
 };
 
 /* One level of the walk: a node's children and the next to visit. */
@@ -471,6 +472,7 @@ walk(struct jctx *c, json_t *profile, const struct pdb_sink *sink)
 		if ((rc = read_node(c, node, &cc, vals, &kids)) != 0 ||
 		    (rc = sink->enter(sink->arg, c->db, cc, vals)) != 0)
 			goto out;
+		ghcjson_sums_add(&c->sums, vals);
 		if (depth == cap) {
 			cap = cap ? cap * 2 : 64;
 			ns = realloc(stack, cap * sizeof(*stack));
@@ -497,6 +499,7 @@ walk(struct jctx *c, json_t *profile, const struct pdb_sink *sink)
 		node = json_array_get(f->kids, f->next++);
 	}
 done:
+	ghcjson_totals(c->db, c->name, &c->sums);
 	rc = sink->end != NULL ? sink->end(sink->arg, c->db) : PDB_OK;
 out:
 	free(stack);

@@ -5,6 +5,7 @@
  * The schema and metadata fields that both GHC JSON readers use
  * (ghcjson.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -48,6 +49,31 @@ ghcjson_schema(struct pdb *db, const char *name)
 			return rc;
 	}
 	return PDB_OK;
+}
+
+void
+ghcjson_totals(struct pdb *db, const char *name,
+    const struct ghcjson_sums *s)
+{
+	static const char *const keys[2] = { "total_ticks", "total_alloc" };
+	const char *t;
+	char *end;
+	unsigned long long want;
+	int i;
+
+	if (s->over)
+		return;
+	for (i = 0; i < 2; i++) {
+		if ((t = pdb_meta_get(db, keys[i])) == NULL || *t == '-')
+			continue;
+		errno = 0;
+		want = strtoull(t, &end, 10);
+		if (*end != '\0' || errno != 0 || want == s->v[i])
+			continue;
+		pdb_warn(db, "%s: the tree's %s add up to %llu, its %s says "
+		    "%llu: the file was edited", name, ghcjson_metrics[i].field,
+		    (unsigned long long)s->v[i], keys[i], want);
+	}
 }
 
 void

@@ -48,6 +48,28 @@ extern const struct ghcjson_metafield ghcjson_metafields[GHCJSON_NMETA];
  * for the message when db has another. */
 int	 ghcjson_schema(struct pdb *db, const char *name);
 
+/*
+ * The sums of a tree's ticks and alloc, for ghcjson_totals(); over set
+ * when one did not fit in 64 bits.
+ */
+struct ghcjson_sums {
+	uint64_t	 v[2];
+	int		 over;
+};
+
+static inline void
+ghcjson_sums_add(struct ghcjson_sums *s, const int64_t *vals)
+{
+	s->over |= __builtin_add_overflow(s->v[0], (uint64_t)vals[0],
+	    &s->v[0]) | __builtin_add_overflow(s->v[1], (uint64_t)vals[1],
+	    &s->v[1]);
+}
+
+/* Warn when the tree's sums are not the total_ticks and total_alloc of
+ * db's metadata, as GHC writes them: the file was edited. */
+void	 ghcjson_totals(struct pdb *db, const char *name,
+	    const struct ghcjson_sums *s);
+
 /* The shortest %g form that reads back as d: 0.04, not
  * 0.04000000000000001. */
 void	 ghcjson_real(char *buf, size_t size, double d);

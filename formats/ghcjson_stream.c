@@ -189,6 +189,7 @@ struct js {
 	size_t		 qn, qhead, qcap;
 	uint64_t	 qbase;		/* sequence number of q[0] */
 	size_t		 nodes;
+	struct ghcjson_sums sums;
 };
 
 static int	 nul_error(struct js *);
@@ -493,6 +494,7 @@ flush(struct js *j)
 			    j->name, r->nodeno, (long long)r->id));
 		if ((rc = sink->enter(sink->arg, j->db, cc, r->v)) != 0)
 			return fail(j, rc);
+		ghcjson_sums_add(&j->sums, r->v);
 	}
 	return 1;
 }
@@ -1275,6 +1277,7 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 		goto out;
 	if (j.metalate && (rc = put_meta(&j, 1)) != 0)
 		goto out;
+	ghcjson_totals(db, j.name, &j.sums);
 	rc = sink->end != NULL ? sink->end(sink->arg, db) : PDB_OK;
 out:
 	pdb_yajl_close(&y);

@@ -652,6 +652,72 @@ read_both(const char *text, int want, const char *msg)
 	read_both_n(text, strlen(text), want, msg);
 }
 
+/* The warnings of a read, joined. */
+static void
+keep_warning(void *arg, const char *msg)
+{
+	char *w = arg;
+
+	strncat(w, msg, 1023 - strlen(w));
+	strncat(w, "\n", 1023 - strlen(w));
+}
+
+/*
+ * GHC writes total_ticks and total_alloc as the sums of the tree: a
+ * file whose header says otherwise was edited, which both readers say,
+ * and only then.
+ */
+Test(ghcjson, totals_that_do_not_add_up_are_said)
+{
+	static const char *const heads[] = {
+		"\"total_ticks\": 9, \"total_alloc\": 578",
+		"\"total_ticks\": 1, \"total_alloc\": 578",
+		"\"total_ticks\": 9, \"total_alloc\": 5",
+	};
+	static const char *const want[] = {
+		"",
+		"the tree's ticks add up to 9, its total_ticks says 1: the "
+		"file was edited\n",
+		"the tree's alloc add up to 578, its total_alloc says 5: the "
+		"file was edited\n",
+	};
+	char text[1024], warned[1024], *padded, *path, *p;
+	size_t i, len, big;
+	struct pdb *db;
+	int pass;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(text, sizeof(text), "{%s, \"cost_centres\": [{\"id\": 1, "
+		    "\"label\": \"a\", \"module\": \"M\"}, {\"id\": 2, "
+		    "\"label\": \"b\", \"module\": \"M\"}], \"profile\": "
+		    "{\"id\": 1, \"entries\": 1, \"alloc\": 2, \"ticks\": 3, "
+		    "\"children\": [{\"id\": 2, \"entries\": 5, \"alloc\": 576, "
+		    "\"ticks\": 6, \"children\": []}]}}", heads[i]);
+		len = strlen(text);
+		big = len + ((size_t)1 << 20) + 16;
+		cr_assert((padded = malloc(big)) != NULL);
+		memcpy(padded, text, len);
+		memset(padded + len, ' ', big - len);
+		for (pass = 0; pass < 2; pass++) {
+			path = write_temp(padded, pass == 0 ? len : big,
+			    ".json");
+			cr_assert((db = pdb_new()) != NULL);
+			warned[0] = '\0';
+			pdb_set_warn_handler(db, keep_warning, warned);
+			cr_expect_eq(pdb_read_tree(db, path, &pdb_fmt_ghcjson,
+			    NULL, NULL), PDB_OK, "%s", pdb_errmsg(db));
+			/* After "<path>: ", if anything. */
+			p = strstr(warned, ": ");
+			cr_expect_str_eq(p != NULL ? p + 2 : warned, want[i],
+			    "%s (%s)", heads[i], pass ? "stream" : "Jansson");
+			unlink(path);
+			free(path);
+			pdb_free(db);
+		}
+		free(padded);
+	}
+}
+
 /*
  * A key twice in one object: Jansson would keep the last value and a
  * stream the first, so both refuse it, wherever it is.
