@@ -314,6 +314,37 @@ Test(ccs2html, chunks_and_max_stacks, .timeout = 120)
 	free(dir);
 }
 
+/*
+ * The chunks' edge: 262,144 nodes (the reader's root and 262,143 frames)
+ * are one chunk, one more node two, the second holding it alone.
+ */
+Test(ccs2html, chunk_edge, .timeout = 60)
+{
+	char *dir = make_temp_dir(), *note;
+	struct run r;
+	xmlDocPtr doc;
+	json_int_t nodes, inchunks, total;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		run(&r, "awk 'BEGIN { for (i = 1; i <= %d; i++) print \"f\" i, "
+		    "1 }' | ccs2html -o %s/e.html", 262143 + k, dir);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		run_free(&r);
+		doc = read_page(dir, "e.html");
+		cr_expect_eq(count(doc, "//script[@class='profile-chunk']"),
+		    1 + k);
+		page_nodes(doc, &nodes, &inchunks, &total, &note);
+		cr_expect_eq(nodes, 262144 + k);
+		cr_expect_eq(inchunks, nodes);
+		cr_expect_eq(total, 262143 + k);
+		cr_expect_null(note);
+		xmlFreeDoc(doc);
+	}
+	remove_temp(dir);
+	free(dir);
+}
+
 /* The viewer in Chromium: see tests/js/viewer-test.mjs for each check. */
 Test(ccs2html, viewer_in_chromium, .timeout = 180)
 {

@@ -459,6 +459,18 @@ Test(ccs_prune, max_stacks_negative_and_extreme)
 	}
 	unlink(in);
 	free(in);
+	/* No metric to rank by: said, and all kept. */
+	run(&r, "printf '%%s' '{\"format\":\"ccstools-profile\",\"version\":1,"
+	    "\"metadata\":{},\"metrics\":[],\"modules\":[\"M\"],"
+	    "\"cost_centres\":[{\"label\":\"m\",\"module\":0,\"src\":\"\"},"
+	    "{\"label\":\"a\",\"module\":0,\"src\":\"\"}],"
+	    "\"nodes\":[[0,1],[1,0]]}' | ccs-prune --max-stacks 1 -t json");
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.out, "\"nodes\":[[0,1],[1,0]]") != NULL, "%s",
+	    r.out);
+	cr_expect_str_eq(r.err, "ccs-prune: warning: --max-stacks: the profile "
+	    "has no metrics to rank its stacks by; all are kept\n");
+	run_free(&r);
 	run(&r, "printf 'a;b;c 9223372036854775807\\n' | ccs-prune -v "
 	    "--max-stacks 1 -t folded");
 	cr_expect_eq(r.status, 0);

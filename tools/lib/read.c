@@ -269,9 +269,14 @@ prune_to_max(struct tool_common *c, struct pdb *db,
 	uint32_t from;
 	int m;
 
-	if (c->max_stacks == 0 || pdb_node_count(db) <= c->max_stacks ||
-	    (m = tool_metric(c, db)) < 0)
+	if (c->max_stacks == 0 || pdb_node_count(db) <= c->max_stacks)
 		return;
+	if ((m = tool_metric(c, db)) < 0) {
+		if (c->metric == NULL)
+			tool_warnx("warning: --max-stacks: the profile has no "
+			    "metrics to rank its stacks by; all are kept");
+		return;
+	}
 	from = pdb_node_count(db);
 	th.metric = (unsigned)m;
 	th.min = max_stacks_threshold(db, (unsigned)m, (uint32_t)c->max_stacks);
