@@ -134,6 +134,32 @@ g_end(void *arg, struct pdb *db)
 	    g->inner->end(g->inner->arg, db)) : 0;
 }
 
+/*
+ * A format error in gzip input may come of damaged gzip data, which
+ * inflates to bytes the reader cannot parse and which only the CRC at
+ * the member's end shows.  Read on to that end, and when the gzip data
+ * is damaged say so first: it is what to mend.  The reader's own error
+ * (in db, code rc) is kept otherwise.
+ */
+static int
+gzip_verdict(struct pdb_input *in, struct pdb *db, int rc)
+{
+	char first[512], damage[512];
+	long have;
+
+	if (rc != PDB_EFORMAT || in->gz == NULL || in->err != 0)
+		return rc;	/* not the reader's error, or not gzip */
+	snprintf(first, sizeof(first), "%s", pdb_errmsg(db));
+	do
+		in->pos = in->len;
+	while ((have = pdb_in_fill(in, 1)) > 0);
+	if (have == 0 || pdb_in_seterr(in, db, in->base + in->len) !=
+	    PDB_EFORMAT)
+		return pdb_seterr(db, rc, "%s", first);
+	snprintf(damage, sizeof(damage), "%s", pdb_errmsg(db));
+	return pdb_seterr(db, rc, "%s; before it: %s", damage, first);
+}
+
 /* Read path, telling the builder b (if any) the format once known. */
 static int
 read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
@@ -190,7 +216,7 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 	if (rc == PDB_OK)
 		rc = g_end(&g, db);
 	else
-		rc = locate(&g, db, rc);
+		rc = gzip_verdict(in, db, locate(&g, db, rc));
 	/*
 	 * Only a Clean profile states its overhead, and only its reader
 	 * compensates (PDB_FMT_COMPENSATE); any other input, a dump of one

@@ -415,6 +415,56 @@ Test(input, gzip_damage_after_the_bytes_before_it)
 }
 
 /*
+ * Damage that inflates, as in a stored block, shows only in the CRC at
+ * the member's end, which the reader of a big file has not reached when
+ * it fails on the bytes the damage made.  Then the damage is said first,
+ * the reader's error after it; without damage, the reader's error alone.
+ */
+Test(input, gzip_damage_said_before_the_error_it_made)
+{
+	size_t n = 200000 * 12, len = 0, i;
+	char *text = malloc(n), *path, want[1024];
+	struct enc gz = { 0 };
+	struct pdb *db;
+	unsigned char *x;
+	int pass;
+
+	cr_assert(text != NULL);
+	for (i = 0; i < 200000; i++)
+		len += (size_t)snprintf(text + len, n - len, "main;f %zu\n",
+		    i % 10 + 10);
+	for (pass = 0; pass < 2; pass++) {
+		/* Line 2, "main;f 11", says "main;f 1x". */
+		if (pass == 1)
+			text[18] = 'x';
+		memset(&gz, 0, sizeof(gz));
+		member(&gz, (const unsigned char *)text, len, 0);
+		if (pass == 0) {
+			cr_assert((x = memchr(gz.b + 10, '\n', gz.len)) != NULL);
+			cr_assert_eq(x[9], '1');
+			x[9] = 'x';
+		}
+		path = write_temp(gz.b, gz.len, ".gz");
+		db = pdb_new();
+		cr_assert_eq(pdb_read_tree(db, path, &pdb_fmt_folded, NULL,
+		    NULL), PDB_EFORMAT);
+		if (pass == 0)
+			snprintf(want, sizeof(want), "%s: byte %zu: incorrect "
+			    "data check; before it: %s:2: '1x' is not an "
+			    "integer count", path, len, path);
+		else
+			snprintf(want, sizeof(want), "%s:2: '1x' is not an "
+			    "integer count", path);
+		cr_expect_str_eq(pdb_errmsg(db), want);
+		pdb_free(db);
+		unlink(path);
+		free(path);
+		free(gz.b);
+	}
+	free(text);
+}
+
+/*
  * A good member and then one cut anywhere, down to its first byte, is
  * a damaged stream, cut short.  (Where: the test above.)
  */
