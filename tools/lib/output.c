@@ -80,6 +80,28 @@ out_tmp_signal(int sig)
 }
 
 /*
+ * name in the directory of path (the current one when path has no '/'),
+ * into buf of size bytes.  Returns 0, or -1 with errno ENAMETOOLONG.
+ */
+static int
+beside(char *buf, size_t size, const char *path, const char *name)
+{
+	const char *slash = strrchr(path, '/');
+	int n;
+
+	if (slash == NULL)
+		n = snprintf(buf, size, "%s", name);
+	else
+		n = snprintf(buf, size, "%.*s/%s", (int)(slash - path), path,
+		    name);
+	if (n < 0 || (size_t)n >= size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Open a temporary file next to path (same directory, so rename(2) can
  * replace path atomically), with the permissions path has, or would get
  * from open(2) and the umask when new.  Returns NULL with errno set.
@@ -95,19 +117,14 @@ out_tmp_open(const char *path, const struct stat *old)
 	mode_t mode, mask;
 	size_t i;
 	FILE *f;
-	int fd, n, save;
+	char name[PATH_MAX + 16];
+	int fd, save;
 
 	/* ".NAME.XXXXXX", unless that is longer than a name can be. */
 	tmpname = strlen(base) + 8 <= NAME_MAX ? base : "ccs-out";
-	if (slash == NULL)
-		n = snprintf(out_tmp, sizeof(out_tmp), ".%s.XXXXXX", tmpname);
-	else
-		n = snprintf(out_tmp, sizeof(out_tmp), "%.*s/.%s.XXXXXX",
-		    (int)(slash - path), path, tmpname);
-	if (n < 0 || (size_t)n >= sizeof(out_tmp)) {
-		errno = ENAMETOOLONG;
+	snprintf(name, sizeof(name), ".%s.XXXXXX", tmpname);
+	if (beside(out_tmp, sizeof(out_tmp), path, name) != 0)
 		return NULL;
-	}
 	if (!registered) {
 		registered = 1;
 		atexit(out_tmp_remove);
@@ -176,10 +193,9 @@ static const char *
 dangling_target(const char *path)
 {
 	char link[PATH_MAX], next[PATH_MAX];
-	const char *slash;
 	struct stat st;
 	ssize_t n;
-	int hops, k;
+	int hops;
 
 	if (strlen(path) >= sizeof(next)) {
 		errno = ENAMETOOLONG;
@@ -199,17 +215,10 @@ dangling_target(const char *path)
 		}
 		link[n] = '\0';
 		/* A relative link is relative to the directory it is in. */
-		slash = strrchr(next, '/');
-		if (link[0] == '/' || slash == NULL)
-			k = snprintf(out_target, sizeof(out_target), "%s", link);
-		else
-			k = snprintf(out_target, sizeof(out_target), "%.*s/%s",
-			    (int)(slash - next), next, link);
-		if (k < 0 || (size_t)k >= sizeof(out_target)) {
-			errno = ENAMETOOLONG;
+		if (beside(out_target, sizeof(out_target), link[0] == '/' ?
+		    "" : next, link) != 0)
 			return NULL;
-		}
-		memcpy(next, out_target, (size_t)k + 1);
+		memcpy(next, out_target, strlen(out_target) + 1);
 	}
 	errno = ELOOP;
 	return NULL;
