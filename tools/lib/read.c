@@ -196,9 +196,9 @@ total(const struct pdb *db, unsigned m)
  * a time (a radix select), without sorting or copying the values.  Where
  * no value is negative a stack costs no more than its caller, so the
  * nodes at or above it are the ones pruning keeps, and it is the least
- * threshold that leaves max; otherwise a node below a removed one goes
- * with it, and fewer may be left.  Values of INT64_MAX cannot be cut:
- * then it keeps them all.
+ * threshold that leaves no more than max; otherwise a node below a
+ * removed one goes with it, and fewer may be left.  Values of INT64_MAX
+ * cannot be cut: then it keeps them all.
  */
 static int64_t
 max_stacks_threshold(const struct pdb *db, unsigned m, uint32_t max)
