@@ -193,6 +193,7 @@ struct js {
 };
 
 static int	 nul_error(struct js *);
+static int	 node_error(struct js *, size_t, const char *, const char *);
 static int	 text_error(struct js *, size_t, const char *);
 static int	 dup_key(struct js *);
 
@@ -643,6 +644,7 @@ node_value(struct js *j, struct level *l, enum vtype t, long long iv)
 {
 	const struct nodekey *key;
 	struct rec *r;
+	char what[64];
 	int k = j->nodekey;
 
 	if (k == NK_CHILDREN) {
@@ -666,21 +668,19 @@ node_value(struct js *j, struct level *l, enum vtype t, long long iv)
 		return t == V_MAP || t == V_ARRAY ? push(j, C_SKIP) : 1;
 	key = &nodekeys[k];
 	if (t != V_INT)
-		return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
-		    "%s: profile node %zu: '%s' is not an integer", j->name,
-		    l->nodeno, key->name));
+		return node_error(j, l->nodeno, key->name, "is not an "
+		    "integer");
 	if (l->n & key->bit)
 		return dup_key(j);
 	if (l->n & K_DONE)
-		return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
-		    "%s: profile node %zu: '%s' after 'children'", j->name,
-		    l->nodeno, key->name));
+		return node_error(j, l->nodeno, key->name, "after 'children'");
 	/* GHC writes its counts unsigned: a negative one is damage, as
 	 * the text reader finds it. */
-	if (key->slot >= 0 && iv < 0)
-		return fail(j, pdb_seterr(j->db, PDB_EFORMAT,
-		    "%s: profile node %zu: '%s' is negative (%lld)", j->name,
-		    l->nodeno, key->name, iv));
+	if (key->slot >= 0 && iv < 0) {
+		snprintf(what, sizeof(what), "is negative (%lld)",
+		    (long long)iv);
+		return node_error(j, l->nodeno, key->name, what);
+	}
 	r = rec_at(j, l->seq);
 	if (key->slot < 0)
 		r->id = iv;
@@ -1023,6 +1023,21 @@ static int
 text_error(struct js *j, size_t at, const char *what)
 {
 	return text_error_back(j, at, 0, what);
+}
+
+/*
+ * A node's field is wrong: where the parser is, which in a file of one
+ * long line (as GHC may write it) the column alone finds, and which
+ * node, as the reader of small files names it.
+ */
+static int
+node_error(struct js *j, size_t nodeno, const char *field, const char *what)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), "profile node %zu: '%s' %s", nodeno,
+	    field, what);
+	return fail(j, text_error(j, yajl_get_bytes_consumed(j->h), msg));
 }
 
 static int

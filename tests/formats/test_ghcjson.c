@@ -857,6 +857,42 @@ Test(ghcjson, invalid_utf8_refused_by_both_readers)
 #undef DOC
 }
 
+/*
+ * Read text through the stream (padded past GHCJSON_STREAM_MIN): the
+ * error must be "PATH:1:COL: msg", COL within or just past the first
+ * occurrence of token in text.
+ */
+static void
+stream_error_at(const char *text, const char *token, const char *msg)
+{
+	size_t len = strlen(text), big = len + ((size_t)1 << 20) + 16;
+	size_t at = (size_t)(strstr(text, token) - text);
+	char *padded = malloc(big), *path, *rest;
+	unsigned long line, col;
+	struct pdb *db;
+	int rc;
+
+	cr_assert(padded != NULL);
+	memcpy(padded, text, len);
+	memset(padded + len, ' ', big - len);
+	db = read_text(padded, big, &pdb_fmt_ghcjson, ".json", &rc, &path,
+	    NULL);
+	cr_expect_eq(rc, PDB_EFORMAT);
+	cr_assert(strncmp(pdb_errmsg(db), path, strlen(path)) == 0, "%s",
+	    pdb_errmsg(db));
+	rest = (char *)pdb_errmsg(db) + strlen(path);
+	cr_expect_eq(sscanf(rest, ":%lu:%lu: ", &line, &col), 2, "%s",
+	    pdb_errmsg(db));
+	cr_expect_eq(line, 1);
+	cr_expect(col >= at + 1 && col <= at + strlen(token) + 1,
+	    "column %lu, the token at %zu: %s", col, at + 1, pdb_errmsg(db));
+	cr_expect(strstr(rest, msg) != NULL, "%s", pdb_errmsg(db));
+	unlink(path);
+	free(path);
+	pdb_free(db);
+	free(padded);
+}
+
 /* Integers: both readers take -2^63 (yajl alone would not) and refuse
  * what is out of 64 bits; real numbers past the double range too. */
 Test(ghcjson, number_ranges_in_both_readers)
@@ -885,6 +921,11 @@ Test(ghcjson, number_ranges_in_both_readers)
 	read_both(DOC("0", "-1"), PDB_EFORMAT,
 	    "profile node 1: 'entries' is negative (-1)");
 	read_both(DOC("0", "9223372036854775807"), PDB_OK, NULL);
+	/* The stream, for files too big to look through, says where. */
+	stream_error_at(DOC("0", "-1"), "-1", "profile node 1: 'entries' is "
+	    "negative (-1)");
+	stream_error_at(DOC("0", "\"5\""), "\"5\"", "profile node 1: "
+	    "'entries' is not an integer");
 #undef DOC
 }
 

@@ -373,6 +373,16 @@ Test(ccs_flat, select_file)
 	free(pats);
 	run_free(&a);
 	run_free(&b);
+	/* A NUL would end a pattern, and what follows it go unseen. */
+	pats = write_temp("Main_rev\nMain_j\0Main_h\n", 23, ".txt");
+	run(&a, "ccs-flat --deselect-file %s " FIG7, pats);
+	cr_expect_eq(a.status, 1);
+	cr_expect(strstr(a.err, ":2: NUL byte in a pattern\n") != NULL, "%s",
+	    a.err);
+	cr_expect_str_empty(a.out);
+	unlink(pats);
+	free(pats);
+	run_free(&a);
 }
 
 /* ---- output ---- */

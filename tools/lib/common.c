@@ -174,13 +174,22 @@ add_pattern_file(struct tool_common *c, int select, const char *path)
 {
 	char *line = NULL, *p, *e;
 	size_t cap = 0;
+	ssize_t n;
+	unsigned long lineno = 0;
 	FILE *f;
 
 	if ((f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r")) == NULL) {
 		tool_warnx("%s: %s", path, strerror(errno));
 		exit(TOOL_ERR);
 	}
-	while (getline(&line, &cap, f) != -1) {
+	while ((n = getline(&line, &cap, f)) != -1) {
+		lineno++;
+		/* A pattern would end at it, and the rest go unseen. */
+		if (memchr(line, '\0', (size_t)n) != NULL) {
+			tool_warnx("%s:%lu: NUL byte in a pattern", path,
+			    lineno);
+			exit(TOOL_ERR);
+		}
 		for (p = line; *p == ' ' || *p == '\t'; p++)
 			;
 		e = p + strlen(p);
