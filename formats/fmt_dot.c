@@ -1053,10 +1053,7 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 	sb_add(&b, "metric: ", 8);
 	sb_label(&b, mt->name);
 	/* As ccs-flat, ccs-tree and ccs-hot say what the numbers are. */
-	if (mt->flags & PDB_METRIC_APPROX)
-		sb_add(&b, " (approximate)", 14);
-	if (pdb_ticks_compensated(d->db, d->m))
-		sb_add(&b, " (compensated for profiling overhead)", 37);
+	sb_printf(&b, "%s", pdb_metric_qualifiers(d->db, d->m));
 	sb_add(&b, ", total ", 8);
 	sb_printf(&b, "%" PRId64 " ", d->total);
 	sb_label(&b, mt->unit);

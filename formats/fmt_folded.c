@@ -202,25 +202,27 @@ struct rd {
 };
 
 /*
- * Whether the text p[0..n) ends in a blank and a number: a line of a
- * differential file ("stack before after", as difffolded.pl writes it),
- * whose first count would be taken for part of the last frame.  In a
- * line (escapes set) a blank after a backslash does not count; a name
- * as it is has no escapes.
+ * Where the text p[0..n) ends in a blank and a number, the blank, else
+ * NULL: a line of a differential file ("stack before after", as
+ * difffolded.pl writes it), whose first count would be taken for part
+ * of the last frame.  In a line (escapes set) a blank after a backslash
+ * does not count; a name as it is has no escapes.
  */
-static int
-ends_in_count(const char *p, size_t n, int escapes)
+static const char *
+count_blank(const char *p, size_t n, int escapes)
 {
 	size_t k = n;
 
 	while (k > 0 && p[k - 1] >= '0' && p[k - 1] <= '9')
 		k--;
 	if (k == n)
-		return 0;
+		return NULL;
 	if (k > 0 && (p[k - 1] == '-' || p[k - 1] == '+'))
 		k--;
-	return k > 0 && (p[k - 1] == ' ' || p[k - 1] == '\t') &&
-	    !(escapes && escaped(p, p + k - 1));
+	if (k == 0 || (p[k - 1] != ' ' && p[k - 1] != '\t') ||
+	    (escapes && escaped(p, p + k - 1)))
+		return NULL;
+	return p + k - 1;
 }
 
 /* The cost centre of frame f[0..n); tmp has room for n + 2 bytes. */
@@ -570,7 +572,7 @@ folded_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 		}
 		/* The first stack only: a differential file has the two
 		 * counts on every line. */
-		if (!r.stacks++ && ends_in_count(p, (size_t)(end - p), 1))
+		if (!r.stacks++ && count_blank(p, (size_t)(end - p), 1))
 			pdb_warn(db, "%s:%llu: two counts at the end of the "
 			    "line, as in a differential file: the first is "
 			    "read as part of the last frame's name", in->name,
@@ -622,17 +624,10 @@ frame_text(struct pdb_text *t, const struct pdb *db, uint32_t cc)
 	const char *s = pdb_cc_module(db, cc), *l = pdb_cc_label(db, cc);
 	const char *first = *s != '\0' ? s : l;
 	const char *last = *l != '\0' ? l + strlen(l) - 1 : NULL;
-	const char *esc, *count = NULL;
-	int pass, rc = 0;
-
 	/* A label that ends in a blank and a number, which a reader might
 	 * take for the first count of a differential file: that blank. */
-	if (last != NULL && ends_in_count(l, strlen(l), 0)) {
-		for (count = last; *count >= '0' && *count <= '9'; count--)
-			;
-		if (*count == '-' || *count == '+')
-			count--;
-	}
+	const char *count = count_blank(l, strlen(l), 0), *esc;
+	int pass, rc = 0;
 
 	/* A real frame named as the synthetic root's line is escaped. */
 	if (*s == '\0' && strcmp(l, ROOT_LABEL) == 0 &&

@@ -223,16 +223,14 @@ put_data(struct pdb *db, FILE *out, int metric, const char *note)
 	struct pdb_text head = { NULL, 0, 0, 0 }, t = { NULL, 0, 0, 0 };
 	unsigned m, nm = pdb_metric_count(db);
 	uint32_t start, n, per = chunk_nodes(nm);
-	size_t i, nodes = 0;
+	size_t i;
 	int dumped, rc = -1;
 
-	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
-	    n = pdb_walk_next(db, n, NULL))
-		nodes++;
 	if ((doc = build_head(db, metric, note)) == NULL)
 		return -1;
+	/* Every node is in the walk, as the dump and pgcl writers count. */
 	dumped = pdb_json_put(doc, "nodes", json_integer((json_int_t)
-	    nodes)) != NULL && pdb_json_text(doc, JSON_COMPACT |
+	    pdb_node_count(db))) != NULL && pdb_json_text(doc, JSON_COMPACT |
 	    JSON_PRESERVE_ORDER, &head) == 0;
 	json_decref(doc);
 	if (!dumped || head.len < 1) {

@@ -550,6 +550,13 @@ int		 pdb_names_shared(const struct pdb *db, const uint32_t *ccs,
  * not PDB_NONE, whether metric m holds those ticks (io.c).
  */
 int		 pdb_ticks_compensated(const struct pdb *db, unsigned m);
+/*
+ * What a report says after metric m's name or total: " (approximate)"
+ * for values rebuilt from rounded percentages, " (compensated for
+ * profiling overhead)" for ticks the pgcl reader compensated, both, or
+ * "" (io.c).
+ */
+const char	*pdb_metric_qualifiers(const struct pdb *db, unsigned m);
 
 /*
  * Split a GHC source location, "Main.hs:16:1-41" or

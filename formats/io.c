@@ -271,6 +271,17 @@ pdb_ticks_compensated(const struct pdb *db, unsigned m)
 	return m == PDB_NONE || strcmp(pdb_metric(db, m)->name, "ticks") == 0;
 }
 
+const char *
+pdb_metric_qualifiers(const struct pdb *db, unsigned m)
+{
+	int approx = (pdb_metric(db, m)->flags & PDB_METRIC_APPROX) != 0;
+
+	if (!pdb_ticks_compensated(db, m))
+		return approx ? " (approximate)" : "";
+	return approx ? " (approximate) (compensated for profiling overhead)" :
+	    " (compensated for profiling overhead)";
+}
+
 int
 pdb_write(struct pdb *db, FILE *out, const struct pdb_format *fmt,
     const struct pdb_opts *opts)

@@ -316,13 +316,11 @@ report(FILE *out, struct pdb *ct, unsigned m, int tsv, uint64_t merged,
 		/* A count metric is named: a profile may have several. */
 		tool_put_text(out, pdb_cc_fullname(ct, pdb_node_cc(ct, 0)), 0);
 		fprintf(out, ": %" PRId64 " %s%s, %s%% of the total %" PRId64
-		    "%s%s\n", total,
+		    "%s\n", total,
 		    metric->kind == PDB_COUNT ? metric->name : metric->unit,
 		    metric->kind == PDB_COUNT ? "" : " inherited",
 		    tool_fmt_pct(pct, sizeof(pct), total, all), all,
-		    metric->flags & PDB_METRIC_APPROX ? " (approximate)" : "",
-		    pdb_ticks_compensated(ct, m) ? " (compensated for "
-		    "profiling overhead)" : "");
+		    pdb_metric_qualifiers(ct, m));
 		if (merged > 1)
 			fprintf(out, "  (%" PRIu64 " cost centres of this name "
 			    "merged)\n", merged);

@@ -224,12 +224,9 @@ main(int argc, char *argv[])
 		fprintf(out, "hot stack: %" PRId64 " ", v);
 		tool_put_text(out, pdb_metric(db, (unsigned)m)->unit, 0);
 		/* As ccs-flat and ccs-callers say what the numbers are. */
-		fprintf(out, ", %s%% of %" PRId64 "%s%s\n",
+		fprintf(out, ", %s%% of %" PRId64 "%s\n",
 		    tool_fmt_pct(pct, sizeof(pct), v, total), total,
-		    pdb_metric(db, (unsigned)m)->flags & PDB_METRIC_APPROX ?
-		    " (approximate)" : "", pdb_ticks_compensated(db,
-		    (unsigned)m) ? " (compensated for profiling overhead)" :
-		    "");
+		    pdb_metric_qualifiers(db, (unsigned)m));
 		fputs("  <", out);
 		put_path(out, db, &res.hot, 1, 0);
 		fputs(">\n\nexpensive arm (inclusive):\n", out);
