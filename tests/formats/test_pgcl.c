@@ -715,35 +715,20 @@ Test(pgcl, compensate_v1_has_no_overhead)
 Test(pgcl, compensated_tables_say_so)
 {
 	char *path = cg_file("v2-overhead", NULL, NULL);
-	struct run r;
 
-	run(&r, "ccs-flat --compensate %s", path);
-	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "metric:  ticks (ticks), compensated for "
-	    "profiling overhead, total 136\n") != NULL, "%s", r.out);
-	run_free(&r);
-	run(&r, "ccs-flat %s", path);
-	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "metric:  ticks (ticks), total 160\n") !=
-	    NULL, "%s", r.out);
-	run_free(&r);
+	expect_output("metric:  ticks (ticks), compensated for profiling "
+	    "overhead, total 136\n", NULL, "ccs-flat --compensate %s", path);
+	expect_output("metric:  ticks (ticks), total 160\n", NULL,
+	    "ccs-flat %s", path);
 	/* Only ticks are compensated. */
-	run(&r, "ccs-flat --compensate -m words %s", path);
-	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "metric:  words (words), total ") != NULL &&
-	    strstr(r.out, "compensated") == NULL, "%s", r.out);
-	run_free(&r);
+	expect_output("metric:  words (words), total ", "compensated",
+	    "ccs-flat --compensate -m words %s", path);
 	/* Through a dump that kept the mark, too. */
-	run(&r, "ccs-convert -q --compensate -t dump %s | ccs-tree", path);
-	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "total:  136 ticks, 10 words; ticks "
-	    "compensated for profiling overhead\n") != NULL, "%s", r.out);
-	run_free(&r);
-	run(&r, "ccs-tree %s", path);
-	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "total:  160 ticks, 10 words\n") != NULL &&
-	    strstr(r.out, "compensated") == NULL, "%s", r.out);
-	run_free(&r);
+	expect_output("total:  136 ticks, 10 words; ticks compensated for "
+	    "profiling overhead\n", NULL, "ccs-convert -q --compensate -t dump "
+	    "%s | ccs-tree", path);
+	expect_output("total:  160 ticks, 10 words\n", "compensated",
+	    "ccs-tree %s", path);
 	unlink(path);
 	free(path);
 }

@@ -137,6 +137,26 @@ remove_temp(const char *path)
 }
 
 void
+expect_output(const char *has, const char *lacks, const char *fmt, ...)
+{
+	struct run r;
+	char *cmd;
+	va_list ap;
+
+	va_start(ap, fmt);
+	cr_assert(vasprintf(&cmd, fmt, ap) > 0);
+	va_end(ap);
+	run(&r, "%s", cmd);
+	cr_expect_eq(r.status, 0, "%s: %s", cmd, r.err);
+	cr_expect(strstr(r.out, has) != NULL, "%s: no '%s' in:\n%s", cmd,
+	    has, r.out);
+	cr_expect(lacks == NULL || strstr(r.out, lacks) == NULL,
+	    "%s: '%s' in:\n%s", cmd, lacks, r.out);
+	run_free(&r);
+	free(cmd);
+}
+
+void
 run(struct run *r, const char *fmt, ...)
 {
 	char *cmd, *full, *outp, *errp;

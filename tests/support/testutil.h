@@ -39,6 +39,13 @@ void	 run_free(struct run *);
 void	 run_in_temp(struct run *, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/*
+ * The command line succeeds, and its standard output holds has, and
+ * unless lacks is NULL, not lacks.
+ */
+void	 expect_output(const char *has, const char *lacks, const char *fmt,
+	    ...) __attribute__((format(printf, 3, 4)));
+
 /* A file's contents, NUL-terminated (malloc'd), or NULL. */
 char	*slurp(const char *path, size_t *len);
 

@@ -661,19 +661,11 @@ Test(ccs_callers, folded_and_tsv_say_why)
 Test(ccs_callers, compensated_ticks_say_so)
 {
 	static const char pgcl[] = "tests/data/pgcl/synthetic-400.pgcl";
-	struct run r;
 
-	run(&r, "ccs-callers --compensate Mod10.f11 %s", pgcl);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "ticks inherited, 42.1% of the total 11788 "
-	    "(compensated for profiling overhead)\n") != NULL, "%s", r.out);
-	run_free(&r);
-	run(&r, "ccs-callers --compensate -m words Mod10.f11 %s", pgcl);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "compensated") == NULL, "%s", r.out);
-	run_free(&r);
-	run(&r, "ccs-callers Mod10.f11 %s", pgcl);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "compensated") == NULL, "%s", r.out);
-	run_free(&r);
+	expect_output("ticks inherited, 42.1% of the total 11788 (compensated "
+	    "for profiling overhead)\n", NULL, "ccs-callers --compensate "
+	    "Mod10.f11 %s", pgcl);
+	expect_output("words", "compensated", "ccs-callers --compensate -m "
+	    "words Mod10.f11 %s", pgcl);
+	expect_output("ticks", "compensated", "ccs-callers Mod10.f11 %s", pgcl);
 }
