@@ -113,9 +113,15 @@ $(B)/bin/ccs-gen: $(GEN_SRCS:%.c=$(B)/%.o)
 $(B)/bin/ccs-hot: $(HOT_SRCS:%.c=$(B)/%.o)
 
 # The pkg-config files name the directories of the install, which may be
-# given only to "make install": it writes them anew (PC_SUBST).
-PC_SUBST   = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-             -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@HEADERDIR@|$(HEADERDIR)|' \
+# given only to "make install": it writes them anew (PC_SUBST).  A
+# directory under the prefix is written from ${prefix}, so that
+# --define-variable=prefix=DIR (or pkgconf's --define-prefix) finds an
+# install moved elsewhere.
+PC_LIBDIR  = $(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))
+PC_INCDIR  = $(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))
+PC_HDRDIR  = $(patsubst $(INCLUDEDIR)/%,$${includedir}/%,$(HEADERDIR))
+PC_SUBST   = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(PC_LIBDIR)|' \
+             -e 's|@INCLUDEDIR@|$(PC_INCDIR)|' -e 's|@HEADERDIR@|$(PC_HDRDIR)|' \
              -e 's|@VERSION@|$(VERSION)|'
 $(B)/%.pc: %.pc.in config.mk
 	@mkdir -p $(@D)

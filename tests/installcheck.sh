@@ -8,6 +8,7 @@
 #   - the installed tools run and give what the built ones give, and
 #     draw SVG and write HTML, loading Graphviz and libxml2;
 #   - every man page is in place;
+#   - the pkg-config files name the directories from the prefix;
 #   - the program of libprofdb(3) compiles warning-free through the
 #     installed pkg-config files alone, links the installed libprofdb.so
 #     and prints what the page says, and built as C++ (where there is a
@@ -59,6 +60,16 @@ case $(pkg-config --variable=libdir ccsformats) in
 "$root/lib") ;;
 *) fail "ccsformats.pc: libdir is not $prefix/lib" ;;
 esac
+# Directories under the prefix follow it: an install moved elsewhere is
+# found by defining the prefix.
+for p in profdb ccsformats; do
+	for v in libdir:/moved/lib headerdir:/moved/include/ccstools; do
+		got=$(PKG_CONFIG_SYSROOT_DIR= pkg-config \
+		    --define-variable=prefix=/moved --variable="${v%%:*}" $p)
+		[ "$got" = "${v#*:}" ] ||
+		    fail "$p.pc: ${v%%:*} is '$got' with the prefix /moved"
+	done
+done
 ${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$stage/top" \
     tests/data/examples/libprofdb-example.c \
     $(pkg-config --cflags --libs ccsformats) 2> "$stage/cc.err" ||
