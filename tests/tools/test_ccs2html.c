@@ -315,6 +315,33 @@ Test(ccs2html, chunks_and_max_stacks, .timeout = 120)
 }
 
 /*
+ * By default a page keeps at most ten million stacks.  Here 10,020,001:
+ * the root, 10,000 callers and 10,010,000 leaves of distinct costs 1 to
+ * 10,010,000, so that the least cut keeping ten million keeps exactly
+ * that many (the leaves below 20,002 go), and any other default would
+ * keep another number.  "--max-stacks 0" keeps every stack.
+ */
+#define WIDE_PROFILE "awk 'BEGIN { for (i = 0; i < 10000; i++) " \
+	"for (j = 0; j <= 1000; j++) print \"a\" i \";b\" j, ++n }'"
+
+Test(ccs2html, ten_million_stacks_by_default, .timeout = 600)
+{
+	struct run r;
+
+	run(&r, WIDE_PROFILE " | ccs2html -q -o /dev/null");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.err, "ccs2html: <stdin>: 10000000 of 10020001 "
+	    "stacks kept; those whose inclusive samples are below 20002 are "
+	    "pruned, as ccs-prune does (--max-stacks)\n");
+	run_free(&r);
+
+	run(&r, WIDE_PROFILE " | ccs2html -q --max-stacks 0 -o /dev/null");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_empty(r.err, "--max-stacks 0 keeps every stack");
+	run_free(&r);
+}
+
+/*
  * The chunks' edge: 262,144 nodes (the reader's root and 262,143 frames)
  * are one chunk, one more node two, the second holding it alone.
  */
