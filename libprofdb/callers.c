@@ -163,12 +163,43 @@ picked(struct pdb_callers *cl, struct pdb *db, uint32_t cc, int *is)
 	return PDB_OK;
 }
 
+/* Free what a profile read made, and leave cl as pdb_callers_*_new()
+ * did. */
+static void
+cl_clear(struct pdb_callers *cl)
+{
+	struct pdb_callers keep = *cl;
+
+	free(cl->kinds);
+	free(cl->range);
+	free(cl->zeros);
+	free(cl->cost);
+	free(cl->picked);
+	free(cl->pathcc);
+	free(cl->occ);
+	free(cl->parent);
+	free(cl->cc);
+	free(cl->vals);
+	free(cl->slots);
+	memset(cl, 0, sizeof(*cl));
+	cl->match = keep.match;
+	cl->arg = keep.arg;
+	cl->sink = keep.sink;
+	cl->check = keep.check;
+	cl->outer = PDB_NONE;
+}
+
+/*
+ * A profile starts: what an earlier one left is dropped, so that one
+ * object can take one profile after another, each counted alone.
+ */
 static int
 cl_begin(void *arg, struct pdb *db)
 {
 	struct pdb_callers *cl = arg;
 	unsigned m;
 
+	cl_clear(cl);
 	cl->nm = db->nmetrics;
 	cl->kinds = pdbi_calloc((size_t)cl->nm + 1, sizeof(*cl->kinds));
 	cl->range = pdbi_calloc(2 * (size_t)cl->nm + 1, sizeof(*cl->range));
@@ -331,17 +362,7 @@ pdb_callers_free(struct pdb_callers *cl)
 {
 	if (cl == NULL)
 		return;
-	free(cl->kinds);
-	free(cl->range);
-	free(cl->zeros);
-	free(cl->cost);
-	free(cl->picked);
-	free(cl->pathcc);
-	free(cl->occ);
-	free(cl->parent);
-	free(cl->cc);
-	free(cl->vals);
-	free(cl->slots);
+	cl_clear(cl);
 	free(cl);
 }
 

@@ -157,6 +157,10 @@ is_selected(struct pdb_flat *f, struct pdb *db, uint32_t cc)
 	return f->selected[cc];
 }
 
+/*
+ * A profile starts: what an earlier one left is dropped, so that a flat
+ * profile can take one profile after another, each counted alone.
+ */
 static int
 f_begin(void *arg, struct pdb *db)
 {
@@ -164,6 +168,19 @@ f_begin(void *arg, struct pdb *db)
 	unsigned m, k;
 	int pass;
 
+	free(f->csmem);
+	free(f->selected);
+	free(f->seen);
+	free(f->onpath);
+	f->csmem = NULL;
+	f->cs = NULL;
+	f->selected = NULL;
+	f->seen = NULL;
+	f->onpath = NULL;
+	f->ncc = f->capcc = 0;
+	f->depth = 0;
+	f->nodes = 0;
+	f->root_cc = 0;
 	f->nschema = pdb_metric_count(db);
 	free(f->col);
 	free(f->slot);
@@ -271,6 +288,9 @@ f_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 
 	if (f->kinds == NULL && f_begin(f, db) != PDB_OK)
 		return PDB_ENOMEM;
+	if (cc >= pdb_cc_count(db))
+		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
+		    (unsigned)cc);
 	if ((cc >= f->ncc || f->depth >= f->cappath) &&
 	    f_room(f, db, (size_t)cc + 1, f->depth + 1) != PDB_OK)
 		return PDB_ENOMEM;
