@@ -233,6 +233,9 @@ pdb_metric_add(struct pdb *db, const char *name, const char *unit,
 	if (pdb_metric_find(db, name) >= 0)
 		return pdb_seterr(db, PDB_EFORMAT, "metric '%s' defined twice",
 		    name);
+	if (kind != PDB_COST && kind != PDB_COUNT)
+		return pdb_seterr(db, PDB_EINVAL, "metric '%s': unknown kind "
+		    "%d", name, (int)kind);
 	/* Bits no format defines could not be written and read back. */
 	if ((flags & ~PDB_METRIC_APPROX) != 0)
 		return pdb_seterr(db, PDB_EINVAL, "metric '%s': unknown flags "

@@ -354,6 +354,12 @@ pdb_prune(struct pdb *db, const struct pdb_threshold *th, size_t nth,
 		memset(rep, 0, sizeof(*rep));
 	if (db->nnodes == 0)
 		return pdb_seterr(db, PDB_EINVAL, "empty profile");
+	if ((nth > 0 && th == NULL) || (nexclude > 0 && exclude == NULL))
+		return pdb_seterr(db, PDB_EINVAL, "pdb_prune: NULL array");
+	for (i = 0; i < nexclude; i++)
+		if (exclude[i] == NULL)
+			return pdb_seterr(db, PDB_EINVAL,
+			    "pdb_prune: NULL pattern");
 	memset(&p, 0, sizeof(p));
 	p.db = db;
 	if ((p.bits = pdbi_calloc((size_t)db->nnodes / 64 + 1,
@@ -488,9 +494,13 @@ pdb_prune_new(struct pdb *db, const struct pdb_threshold *th, size_t nth,
 		pdb_seterr(db, PDB_ENOMEM, "out of memory");
 		return NULL;
 	}
-	if ((rc = pdbi_tree_copy(out, db)) != PDB_OK ||
-	    (rc = pdb_prune(out, th, nth, exclude, nexclude, rep)) != PDB_OK) {
+	if ((rc = pdbi_tree_copy(out, db)) != PDB_OK) {
 		pdb_seterr(db, rc, "out of memory");
+		pdb_free(out);
+		return NULL;
+	}
+	if ((rc = pdb_prune(out, th, nth, exclude, nexclude, rep)) != PDB_OK) {
+		pdb_seterr(db, rc, "%s", pdb_errmsg(out));
 		pdb_free(out);
 		return NULL;
 	}

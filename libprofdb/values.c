@@ -590,15 +590,15 @@ pdb_node_add_values(struct pdb *db, uint32_t n, const int64_t *vals)
 		return pdb_seterr(db, PDB_EINVAL, "node %lu out of range",
 		    (unsigned long)n);
 	/*
-	 * Values from files were checked on the way in (pdbi_sum_add()),
-	 * so these sums cannot overflow; a caller adding its own values
-	 * gets them wrapped like the profilers' own unsigned counters.
-	 * Make room first, so that a failure leaves the values as they
-	 * were.
+	 * A sum past 64 bits is refused, as the builder refuses one from
+	 * a file.  Check and make room first, so that a failure leaves the
+	 * values as they were.
 	 */
 	for (m = 0; m < db->nmetrics; m++) {
-		v = (int64_t)((uint64_t)pdbi_value(db, n, m) +
-		    (uint64_t)vals[m]);
+		if (__builtin_add_overflow(pdbi_value(db, n, m), vals[m], &v))
+			return pdb_seterr(db, PDB_EINVAL, "64-bit overflow "
+			    "adding to '%s' at node %lu", db->metrics[m].name,
+			    (unsigned long)n);
 		if (room(db, m, v, escaped(&db->cols[m], n), &more) != PDB_OK)
 			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	}

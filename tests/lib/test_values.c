@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "failalloc.h"
 #include "pdb.h"
@@ -75,18 +76,31 @@ Test(values, read_back_as_set)
 	pdb_free(db);
 }
 
-Test(values, sums_wrap_as_unsigned)
+/*
+ * A sum past 64 bits is refused, as the builder refuses one from a file,
+ * and leaves every value as it was; one just inside is taken.
+ */
+Test(values, sums_past_64_bits_refused)
 {
 	struct pdb *db = chain(2);
-	int64_t add[NM] = { 1, -1, INT64_MAX };
+	int64_t up[NM] = { 0, 0, 1 }, down[NM] = { 0, -1, 0 },
+	    fits[NM] = { -1, 1, INT64_MAX - 2 };
 
 	cr_assert(pdb_node_set_value(db, 1, 0, INT64_MAX) == PDB_OK);
 	cr_assert(pdb_node_set_value(db, 1, 1, INT64_MIN) == PDB_OK);
 	cr_assert(pdb_node_set_value(db, 1, 2, 2) == PDB_OK);
-	cr_assert(pdb_node_add_values(db, 1, add) == PDB_OK);
-	cr_expect_eq(pdb_node_value(db, 1, 0), INT64_MIN);
-	cr_expect_eq(pdb_node_value(db, 1, 1), INT64_MAX);
-	cr_expect_eq(pdb_node_value(db, 1, 2), INT64_MIN + 1);
+	up[0] = 1;
+	cr_expect_eq(pdb_node_add_values(db, 1, up), PDB_EINVAL);
+	cr_expect(strstr(pdb_errmsg(db), "64-bit overflow") != NULL, "%s",
+	    pdb_errmsg(db));
+	cr_expect_eq(pdb_node_add_values(db, 1, down), PDB_EINVAL);
+	cr_expect_eq(pdb_node_value(db, 1, 0), INT64_MAX);
+	cr_expect_eq(pdb_node_value(db, 1, 1), INT64_MIN);
+	cr_expect_eq(pdb_node_value(db, 1, 2), 2, "nothing added");
+	cr_assert_eq(pdb_node_add_values(db, 1, fits), PDB_OK);
+	cr_expect_eq(pdb_node_value(db, 1, 0), INT64_MAX - 1);
+	cr_expect_eq(pdb_node_value(db, 1, 1), INT64_MIN + 1);
+	cr_expect_eq(pdb_node_value(db, 1, 2), INT64_MAX);
 	cr_expect_eq(pdb_node_value(db, 0, 0), 0);
 	pdb_free(db);
 }
