@@ -5,6 +5,7 @@
  * Whole operations: open an input, pick its format, stream it to a sink
  * or build its tree; write a tree in a format.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,8 +37,15 @@ locate(const struct guard *g, struct pdb *db, int rc)
 	char msg[512];
 	size_t n;
 
+	if (rc == 0 || rc == PDB_ESTOP)
+		return rc;
+	/* A sink of the caller's may stop without a message. */
+	if (pdb_errcode(db) != rc && rc == PDB_ENOMEM)
+		pdb_seterr(db, rc, "out of memory");
+	else if (pdb_errcode(db) != rc)
+		pdb_seterr(db, rc, "stopped by the sink (%d)", rc);
 	/* "NAME: " or "NAME:LINE: " begins a message that says where. */
-	if (rc == 0 || rc == PDB_ESTOP || rc == PDB_ENOMEM || in == NULL ||
+	if (rc == PDB_ENOMEM || in == NULL ||
 	    (strncmp(pdb_errmsg(db), in->name, n = strlen(in->name)) == 0 &&
 	    pdb_errmsg(db)[n] == ':'))
 		return rc;
@@ -172,6 +180,13 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 	long have;
 	int rc;
 
+	/* A reader adds to the handle: a second profile would be mixed
+	 * with the first. */
+	if (pdb_node_count(db) > 0 || pdb_cc_count(db) > 0 ||
+	    pdb_metric_count(db) > 0 || pdb_module_count(db) > 0)
+		return pdb_seterr(db, PDB_EINVAL, "%s: the handle already "
+		    "holds a profile: read into a new one (pdb_new())",
+		    strcmp(path, "-") == 0 ? "<stdin>" : path);
 	if ((in = pdb_in_open(db, path)) == NULL)
 		return pdb_errcode(db);
 	if (opts != NULL) {
@@ -287,6 +302,7 @@ pdb_write(struct pdb *db, FILE *out, const struct pdb_format *fmt,
     const struct pdb_opts *opts)
 {
 	static const struct pdb_opts noopts;
+	int rc;
 
 	/* pdb_format_find() of a name it does not know. */
 	if (fmt == NULL)
@@ -296,7 +312,14 @@ pdb_write(struct pdb *db, FILE *out, const struct pdb_format *fmt,
 		    fmt->name);
 	if (pdb_node_count(db) == 0)
 		return pdb_seterr(db, PDB_EINVAL, "nothing to write: empty profile");
-	return fmt->write(db, out, opts ? opts : &noopts);
+	if ((rc = fmt->write(db, out, opts ? opts : &noopts)) != PDB_OK)
+		return rc;
+	/* What stdio still holds is written too, so that PDB_OK means the
+	 * whole profile reached the file. */
+	if (fflush(out) != 0)
+		return pdb_seterr(db, PDB_EIO, "write error: %s",
+		    strerror(errno));
+	return PDB_OK;
 }
 
 int
