@@ -537,6 +537,8 @@ find_arm(struct dot *d, const int64_t *inc, size_t maxlen)
 	if ((d->arm = malloc(maxlen * sizeof(*d->arm))) == NULL)
 		return pdb_seterr(d->db, PDB_ENOMEM, "out of memory");
 	d->narm = pdb_expensive_arm_of(d->db, inc, d->arm, maxlen);
+	if (d->narm > maxlen)
+		d->narm = maxlen;
 	for (k = 0; k < d->narm; k++) {
 		cc = pdb_node_cc(d->db, d->arm[k]);
 		if (!synthetic(d, cc))

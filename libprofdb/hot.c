@@ -29,7 +29,11 @@ pdb_hot_stack(const struct pdb *db, unsigned m)
 	return best;
 }
 
-/* The arm, with node n's inclusive value at inc[n * stride]. */
+/*
+ * The arm, with node n's inclusive value at inc[n * stride]: its first
+ * max nodes in arm, and its whole length returned, as snprintf(3) does,
+ * so that a caller can tell an arm cut short.
+ */
 static size_t
 arm_of(const struct pdb *db, const int64_t *inc, size_t stride,
     uint32_t *arm, size_t max)
@@ -37,11 +41,13 @@ arm_of(const struct pdb *db, const int64_t *inc, size_t stride,
 	size_t len = 0;
 	uint32_t n, c, best;
 
-	if (db->nnodes == 0 || max == 0)
+	if (db->nnodes == 0)
 		return 0;
 	n = 0;
-	arm[len++] = n;
-	while (len < max) {
+	for (;;) {
+		if (len < max)
+			arm[len] = n;
+		len++;
 		best = PDB_NONE;
 		for (c = pdbi_first_child(db, n); c != PDB_NONE;
 		    c = pdbi_next_sibling(db, c))
@@ -50,7 +56,7 @@ arm_of(const struct pdb *db, const int64_t *inc, size_t stride,
 				best = c;
 		if (best == PDB_NONE || inc[(size_t)best * stride] <= 0)
 			break;
-		arm[len++] = n = best;
+		n = best;
 	}
 	return len;
 }

@@ -235,8 +235,8 @@ int		 pdb_push(struct pdb *, uint32_t s, uint32_t cc, uint32_t *out);
 int		 pdb_child_get(struct pdb *, uint32_t parent, uint32_t cc,
 		    uint32_t *out);
 /* Add vals (pdb_metric_count() of them) to node's values.  On failure
- * (PDB_ENOMEM, or PDB_EINVAL if there is no such node) the values are as
- * they were. */
+ * (PDB_ENOMEM, or PDB_EINVAL if there is no such node or a sum does not
+ * fit in 64 bits) the values are as they were. */
 int		 pdb_node_add_values(struct pdb *, uint32_t node,
 		    const int64_t *vals);
 
@@ -571,7 +571,9 @@ uint32_t	 pdb_hot_stack(const struct pdb *, unsigned m);
  * The expensive arm: from the root, repeatedly the child with the largest
  * inclusive value of m (ties: first in pre-order), until a leaf or a child
  * whose inclusive value is not positive.  inc is pdb_inclusive_new()'s
- * array.  Writes up to max nodes to arm and returns the arm's length.
+ * array.  Writes its first max nodes to arm and returns its whole length,
+ * as snprintf(3) does: more than max means the arm was cut short (with
+ * max 0, arm may be NULL).
  * pdb_expensive_arm_of() does the same with pdb_inclusive_of()'s array
  * of the metric.
  */

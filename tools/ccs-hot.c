@@ -105,9 +105,9 @@ node_stack(const struct pdb *db, uint32_t n, unsigned m, struct stackv *st)
 static void
 from_tree(const struct pdb *db, unsigned m, size_t ntop, struct result *res)
 {
-	uint32_t *arm = NULL, *top = NULL;
+	uint32_t *arm, *top = NULL;
 	int64_t *inc;
-	size_t i, max = 32;
+	size_t i;
 
 	if (ntop > pdb_node_count(db))
 		ntop = pdb_node_count(db);
@@ -124,14 +124,10 @@ from_tree(const struct pdb *db, unsigned m, size_t ntop, struct result *res)
 	    top[0] : pdb_hot_stack(db, m), m, &res->hot);
 	if (ntop == 0)
 		res->ntop = 0;
-	/* As long as the tree is deep at most: a longer buffer until the
-	 * arm is shorter than it. */
-	do {
-		free(arm);
-		max *= 2;
-		arm = xmalloc(max * sizeof(*arm));
-		res->narm = pdb_expensive_arm_of(db, inc, arm, max);
-	} while (res->narm == max);
+	/* Its length first, then the arm. */
+	res->narm = pdb_expensive_arm_of(db, inc, NULL, 0);
+	arm = xmalloc((res->narm + 1) * sizeof(*arm));
+	(void)pdb_expensive_arm_of(db, inc, arm, res->narm);
 	res->armcc = xmalloc(res->narm * sizeof(*res->armcc));
 	res->arminc = xmalloc(res->narm * sizeof(*res->arminc));
 	for (i = 0; i < res->narm; i++) {

@@ -881,8 +881,12 @@ Test(hot, match_the_definitions)
 			cr_assert_eq(pdb_expensive_arm_of(db, one, arm1, 1024),
 			    narm);
 			cr_assert(memcmp(arm, arm1, narm * sizeof(*arm)) == 0);
+			/* Cut short, the whole length still comes back. */
+			arm1[1] = PDB_NONE;
 			cr_assert_eq(pdb_expensive_arm_of(db, one, arm1, 1),
-			    1);
+			    narm);
+			cr_assert_eq(arm1[0], 0);
+			cr_assert_eq(arm1[1], PDB_NONE);
 			free(one);
 			/* Top stacks: every non-zero stack, descending, ties
 			 * in pre-order. */
