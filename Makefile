@@ -92,7 +92,7 @@ $(B)/libprofdb.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 # The version script keeps inside the library all but the API of pdb.h
-# and the pdb_cpu_*() of formats.h (libprofdb/libprofdb.map).
+# and the pdb_cpu_*() of formats_int.h (libprofdb/libprofdb.map).
 $(B)/$(SONAME): $(LIB_OBJS) libprofdb/libprofdb.map
 	$(CC) -shared -Wl,-soname,$(SONAME) \
 	    -Wl,--version-script=libprofdb/libprofdb.map $(LDFLAGS) -o $@ \

@@ -29,7 +29,7 @@
 #include <stdint.h>
 #include <zlib.h>
 
-#include "formats.h"
+#include "formats_int.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>

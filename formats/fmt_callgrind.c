@@ -84,7 +84,7 @@
 #include <string.h>
 
 #include "fmt_callgrind.h"
-#include "formats.h"
+#include "formats_int.h"
 
 #define UNKNOWN_FILE	"???"
 #define ROOT_CALLER	"(below main)"

@@ -35,7 +35,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "formats.h"
+#include "formats_int.h"
 
 #define DUMP_VERSION	1
 #define MAGIC_LEN	12
@@ -58,7 +58,7 @@ struct rd {
 	size_t		 strcap[2];
 };
 
-/* Where the tree walk is: the open levels (formats.h), nodes so far. */
+/* Where the tree walk is: the open levels (formats_int.h), nodes so far. */
 struct tstate {
 	struct pdb_level *lv;
 	size_t		 n, cap;

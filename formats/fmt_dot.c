@@ -54,7 +54,7 @@
 
 #include "dynlib.h"
 #include "fmt_dot.h"
-#include "formats.h"
+#include "formats_int.h"
 
 #define FONT		"Helvetica,Arial,sans-serif"
 #define NOARC		UINT32_MAX

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats.h"
+#include "formats_int.h"
 
 #define ROOT_LABEL	"(root)"
 

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats.h"
+#include "formats_int.h"
 #include "ghcjson.h"
 #include "ghcjson_stream.h"
 #include "jsonlib.h"

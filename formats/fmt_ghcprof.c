@@ -53,7 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats.h"
+#include "formats_int.h"
 
 #define TITLE		"Time and Allocation Profiling Report"
 #define MAXCOLS		16	/* numeric columns a header may name */

@@ -38,7 +38,7 @@
 
 #include "dynlib.h"
 #include "fmt_html.h"
-#include "formats.h"
+#include "formats_int.h"
 #include "jsonlib.h"
 
 /* Generated from formats/html/viewer.js and viewer.css by the Makefile. */

@@ -27,7 +27,7 @@
 #include <jansson.h>
 #include <yajl/yajl_parse.h>
 
-#include "formats.h"
+#include "formats_int.h"
 #include "jsonlib.h"
 #include "yajlguard.h"
 

@@ -50,7 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats.h"
+#include "formats_int.h"
 
 #define PGCL_MAGIC	"prof"
 #define PGCL_LOOKAHEAD	((size_t)1 << 20)	/* child count check */
@@ -234,7 +234,7 @@ compensate(const struct tree *t, uint64_t *f)
 	f[F_TICKS] = f[F_TICKS] > sub ? f[F_TICKS] - sub : 0;
 }
 
-/* The open levels of the tree (formats.h). */
+/* The open levels of the tree (formats_int.h). */
 struct stack {
 	struct pdb_level *lv;
 	size_t		 n, cap;

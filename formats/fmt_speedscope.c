@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "formats.h"
+#include "formats_int.h"
 #include "jsonlib.h"
 
 /* A JSON string of s, or of a note that it is not UTF-8; NULL only

@@ -8,7 +8,7 @@
 #ifndef GHCJSON_STREAM_H
 #define GHCJSON_STREAM_H
 
-#include "formats.h"
+#include "formats_int.h"
 
 /*
  * Files bigger than this are streamed; smaller ones go through Jansson.

@@ -3,8 +3,8 @@
  * Copyright (c) 2026 The ccstools authors
  *
  * The input layer: a file or stdin read into a buffer that readers
- * consume with the helpers of formats.h, inflated with zlib when it is
- * gzip.  Works on pipes: nothing seeks.
+ * consume with the helpers of formats_int.h, inflated with zlib when it
+ * is gzip.  Works on pipes: nothing seeks.
  *
  * Gzip is inflated here rather than through zlib's gzread(), which
  * takes whatever follows a gzip member and is not another member for
@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "formats.h"
+#include "formats_int.h"
 
 #ifdef PDB_SMALL_BUFFERS
 /*

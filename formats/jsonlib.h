@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "formats.h"
+#include "formats_int.h"
 
 /*
  * Put v into doc under key and return it, or NULL when v is NULL or does

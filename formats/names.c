@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats.h"
+#include "formats_int.h"
 
 struct name {
 	const char	*module, *label;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "formats.h"
+#include "formats_int.h"
 
 /*
  * Probing order: binary formats with a magic number first (a cheap,

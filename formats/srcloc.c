@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "formats.h"
+#include "formats_int.h"
 
 /* The decimal number at *pp, up to UINT32_MAX, and the byte after it. */
 static uint64_t

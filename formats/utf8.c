@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "formats.h"
+#include "formats_int.h"
 
 size_t
 pdb_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp)

@@ -3,7 +3,7 @@
  * Copyright (c) 2026 The ccstools authors
  *
  * What this CPU can run fast: AVX-512F (the tree builder's checks of
- * sums), and for the formats library (formats.h) pext (the binary
+ * sums), and for the formats library (formats_int.h) pext (the binary
  * readers' node decoder), AVX-512 with VBMI2 (the dump writer's node
  * encoder), pclmul and its 512-bit form (the dump's CRC).  Asked of
  * cpuid once, three leaves, when a reader, writer or builder first

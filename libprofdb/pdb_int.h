@@ -213,7 +213,7 @@ char		*pdbi_strings_dup(struct pdbi_strings *st, const char *s);
 void		 pdbi_strings_free(struct pdbi_strings *);
 
 /* What this CPU and system run fast (cpu.c).  The first four are for
- * the formats library, which declares them too (formats.h). */
+ * the formats library, which declares them too (formats_int.h). */
 int		 pdb_cpu_pext(void);
 int		 pdb_cpu_avx512(void);
 int		 pdb_cpu_pclmul(void);

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <zlib.h>
 
-#include "formats.h"
+#include "formats_int.h"
 
 #define LEN	(256 * 1024)
 #define PASSES	200

@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "formats.h"
+#include "formats_int.h"
 #include "pdb.h"
 #include "testutil.h"
 

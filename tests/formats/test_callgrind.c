@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "fmt_callgrind.h"
-#include "formats.h"
+#include "formats_int.h"
 #include "testutil.h"
 
 /*

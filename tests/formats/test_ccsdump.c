@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "formats.h"
+#include "formats_int.h"
 #include "testutil.h"
 
 #define SMALL_HEX	"tests/data/dump/small.hex"

@@ -29,7 +29,7 @@
 #include <libxml/tree.h>
 
 #include "fmt_dot.h"
-#include "formats.h"
+#include "formats_int.h"
 #include "pdb.h"
 #include "testutil.h"
 

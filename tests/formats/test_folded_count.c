@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "formats.h"
+#include "formats_int.h"
 #include "pdb.h"
 #include "testutil.h"
 

@@ -26,7 +26,7 @@
 #include <jansson.h>
 
 #include "failalloc.h"
-#include "formats.h"
+#include "formats_int.h"
 #include "pdb.h"
 #include "testutil.h"
 

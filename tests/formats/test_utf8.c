@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "formats.h"
+#include "formats_int.h"
 
 Test(utf8, well_formed_at_the_edges)
 {

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "formats.h"
+#include "formats_int.h"
 #include "testutil.h"
 
 struct seen {

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "formats.h"
+#include "formats_int.h"
 #include "fuzzutil.h"
 
 int

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats.h"
+#include "formats_int.h"
 #include "fuzzutil.h"
 #include "ghcjson_stream.h"
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats.h"
+#include "formats_int.h"
 #include "fuzzutil.h"
 #include "pdb.h"
 

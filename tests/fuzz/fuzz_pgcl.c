@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "formats.h"
+#include "formats_int.h"
 #include "fuzzutil.h"
 
 int

@@ -19,7 +19,7 @@
 
 #include "fmt_callgrind.h"
 #include "fmt_dot.h"
-#include "formats.h"
+#include "formats_int.h"
 #include "fuzzutil.h"
 #include "pdb.h"
 

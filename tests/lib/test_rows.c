@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "failalloc.h"
-#include "formats.h"
+#include "formats_int.h"
 #include "pdb_int.h"
 
 /* The shapes of tree(): parents anywhere, a chain, or mostly the node

@@ -27,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "formats.h"
+#include "formats_int.h"
 #include "testutil.h"
 #include "toolcheck.h"
 

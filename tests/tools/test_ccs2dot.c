@@ -19,7 +19,7 @@
 
 #include <cgraph.h>
 
-#include "formats.h"
+#include "formats_int.h"
 #include "pdb.h"
 #include "testutil.h"
 #include "toolcheck.h"

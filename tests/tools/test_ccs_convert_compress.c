@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "formats_int.h"
 #include "testutil.h"
 #include "toolcheck.h"
 #include "pipecheck.h"

@@ -187,7 +187,9 @@ Test(linking, writers_fail_before_they_read)
 
 /* libprofdb.so exports its API and nothing else: every symbol it defines
  * is declared in an installed header, so that no program can come to
- * depend on the library's insides (pdbi_*()) or the tests' hooks. */
+ * depend on the library's insides (pdbi_*()) or the tests' hooks.  The
+ * one exception is pdb_cpu_*(), which the format layer, a static archive,
+ * calls in it: declared in formats_int.h, which is not installed. */
 Test(linking, shared_library_exports_only_the_api)
 {
 	const char *bin = getenv("CCS_BIN");
@@ -201,9 +203,10 @@ Test(linking, shared_library_exports_only_the_api)
 	run_free(&r);
 	/* Declared: named as a function, followed by its parenthesis. */
 	run(&r, "n=0; for s in $(awk '$2 == \"T\" { print $3 }' %s); do "
-	    "n=$((n + 1)); grep -qE \"[ *]$s\\(\" libprofdb/pdb.h "
-	    "formats/formats.h || echo \"$s\"; done; echo \"$n exported\"",
-	    syms);
+	    "n=$((n + 1)); case $s in pdb_cpu_*) h=formats/formats_int.h ;; "
+	    "*) h='libprofdb/pdb.h formats/formats.h' ;; esac; "
+	    "grep -qE \"[ *]$s\\(\" $h || echo \"$s\"; done; "
+	    "echo \"$n exported\"", syms);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_expect(strncmp(r.out + strspn(r.out, "0123456789"), " exported\n",
 	    10) == 0 && atoi(r.out) > 50, "exported but not declared:\n%s",

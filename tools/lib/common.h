@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats.h"
+#include "formats_int.h"
 #include "pdb.h"
 
 #define CCSTOOLS_VERSION	"0.1.0"
@@ -309,8 +309,8 @@ void	tool_put_left(FILE *out, const char *s, int w);
  * A report line made whole and written at once: piece by piece, a line
  * of a report of thousands of rows was some twenty stdio calls, and they
  * were half the run (ccs-tree) or most of the report (ccs-flat).  The
- * pieces go into text (formats.h), which grows only until it holds the
- * longest line; the line is written by its length, never read as a
+ * pieces go into text (formats_int.h), which grows only until it holds
+ * the longest line; the line is written by its length, never read as a
  * string.  The pieces as tool_put_left() and tool_put_right() write
  * them: a name that is not printable ASCII, which is rare, goes out
  * through tool_put_left(), after the line so far.
