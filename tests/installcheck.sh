@@ -8,6 +8,9 @@
 #   - the installed tools run and give what the built ones give, and
 #     draw SVG and write HTML, loading Graphviz and libxml2;
 #   - every man page is in place;
+#   - the headers are pdb.h and formats.h alone, and formats.h holds none
+#     of the format layer's insides (formats_int.h): a file that
+#     includes it alone compiles warning-free as strict C11, and as C++;
 #   - the pkg-config files name the directories from the prefix;
 #   - the program of libprofdb(3) compiles warning-free through the
 #     installed pkg-config files alone, links the installed libprofdb.so
@@ -51,6 +54,18 @@ for m in man/*.[135]; do
 	[ -f "$root/share/man/man$s/${m##*/}" ] || fail "$m not installed"
 done
 
+# The headers: what a program uses, none of the readers' and writers'
+# insides, which stay in formats_int.h: no intrinsics, no compiler
+# attributes, no layout of a reader's input.
+hdrs=$(cd "$root/include/ccstools" && echo *)
+[ "$hdrs" = "formats.h pdb.h" ] ||
+    fail "the headers installed are '$hdrs', not 'formats.h pdb.h'"
+for s in immintrin 'struct pdb_input {' __attribute__; do
+	if grep -qF "$s" "$root/include/ccstools/formats.h"; then
+		fail "the installed formats.h has the format layer's insides: $s"
+	fi
+done
+
 # The library, through the installed pkg-config files only.
 PKG_CONFIG_SYSROOT_DIR=$stage
 PKG_CONFIG_PATH=$root/lib/pkgconfig
@@ -70,6 +85,30 @@ for p in profdb ccsformats; do
 		    fail "$p.pc: ${v%%:*} is '$got' with the prefix /moved"
 	done
 done
+
+# formats.h on its own, as a program includes it.
+cat > "$stage/formats-only.c" <<'EOF'
+#include <formats.h>
+
+int
+main(void)
+{
+	const struct pdb_format *f = pdb_format_find("pgcl");
+
+	return f != NULL && f->abi == PDB_FORMAT_ABI ? 0 : 1;
+}
+EOF
+${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -c \
+    -o "$stage/formats-only.o" "$stage/formats-only.c" \
+    $(pkg-config --cflags ccsformats) 2> "$stage/cc.err" ||
+    fail "a file that includes formats.h alone does not build: $(cat "$stage/cc.err")"
+[ -s "$stage/cc.err" ] && fail "warnings: $(cat "$stage/cc.err")"
+if command -v "${CXX:-c++}" >/dev/null 2>&1; then
+	${CXX:-c++} -Wall -Wextra -Wpedantic -Werror -c \
+	    -o "$stage/formats-only.o" -x c++ "$stage/formats-only.c" \
+	    $(pkg-config --cflags ccsformats) 2> "$stage/cc.err" ||
+	    fail "a file that includes formats.h alone does not build as C++: $(cat "$stage/cc.err")"
+fi
 ${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$stage/top" \
     tests/data/examples/libprofdb-example.c \
     $(pkg-config --cflags --libs ccsformats) 2> "$stage/cc.err" ||
@@ -95,6 +134,6 @@ fi
 make --no-print-directory B="$B" PREFIX="$prefix" DESTDIR="$stage" \
     uninstall >/dev/null
 left=$(find "$stage" ! -type d ! -name '*.installed' ! -name '*.built' \
-    ! -name top ! -name cc.err)
+    ! -name top ! -name cc.err ! -name 'formats-only.*')
 [ -z "$left" ] || fail "left after uninstall: $left"
 echo "installcheck: installed, used and uninstalled under $prefix"
