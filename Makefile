@@ -78,9 +78,11 @@ $(B)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(DEP_CFLAGS) $(CRIT_CFLAGS) -Itests/support -c $< -o $@
 
-$(B)/formats/html/viewer_%.c: formats/html/viewer.%
+# The array's name is given here: made anew when this file changes.
+$(B)/formats/html/viewer_%.c: formats/html/viewer.% formats/html/embed.sh \
+    Makefile
 	@mkdir -p $(@D)
-	sh formats/html/embed.sh ccs_viewer_$* $< > $@
+	sh formats/html/embed.sh pdbi_viewer_$* $< > $@
 
 $(B)/formats/html/viewer_%.o: $(B)/formats/html/viewer_%.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@

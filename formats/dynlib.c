@@ -13,7 +13,7 @@
 
 #include "dynlib.h"
 
-#define DEFINE(lib, name) __typeof__(name) *sym_##name;
+#define DEFINE(lib, name) __typeof__(name) *pdbi_sym_##name;
 PDB_GRAPHVIZ_SYMBOLS(DEFINE)
 PDB_LIBXML2_SYMBOLS(DEFINE)
 #undef DEFINE
@@ -25,7 +25,7 @@ struct symbol {
 	void		*ptr;
 };
 
-#define ENTRY(lib, name) { PDB_SONAME_##lib, #name, &sym_##name },
+#define ENTRY(lib, name) { PDB_SONAME_##lib, #name, &pdbi_sym_##name },
 static const struct symbol graphviz[] = { PDB_GRAPHVIZ_SYMBOLS(ENTRY) };
 static const struct symbol libxml2[] = { PDB_LIBXML2_SYMBOLS(ENTRY) };
 #undef ENTRY

@@ -9,10 +9,10 @@
  * writers that most runs never use.  A machine without them still
  * writes every other format.
  *
- * The writers call sym_NAME() for each function NAME of those
+ * The writers call pdbi_sym_NAME() for each function NAME of those
  * libraries, through a pointer set by the loader; the headers still
  * give every type.  The lists below are every symbol the writers use:
- * one missing here fails to compile there, as sym_NAME is undeclared.
+ * one missing here fails to compile there, as pdbi_sym_NAME is undeclared.
  */
 #ifndef CCS_DYNLIB_H
 #define CCS_DYNLIB_H
@@ -56,7 +56,7 @@
 	X(xml2, xmlOutputBufferGetSize)
 
 /* A data symbol (Agdirected) is reached through its pointer too. */
-#define PDB_DYNLIB_DECLARE(lib, name) extern __typeof__(name) *sym_##name;
+#define PDB_DYNLIB_DECLARE(lib, name) extern __typeof__(name) *pdbi_sym_##name;
 PDB_GRAPHVIZ_SYMBOLS(PDB_DYNLIB_DECLARE)
 PDB_LIBXML2_SYMBOLS(PDB_DYNLIB_DECLARE)
 #undef PDB_DYNLIB_DECLARE

@@ -276,11 +276,11 @@ set(void *obj, const char *name, const char *value)
 	if (n > 0 && value[n - 1] == '\\' && (tmp = malloc(n + 2)) != NULL) {
 		memcpy(tmp, value, n);
 		memcpy(tmp + n, " ", 2);
-		sym_agsafeset(obj, (char *)name, tmp, "");
+		pdbi_sym_agsafeset(obj, (char *)name, tmp, "");
 		free(tmp);
 		return;
 	}
-	sym_agsafeset(obj, (char *)name, (char *)value, "");
+	pdbi_sym_agsafeset(obj, (char *)name, (char *)value, "");
 }
 
 static int
@@ -941,22 +941,22 @@ graph_open(const char *name)
 {
 	Agraph_t *g;
 
-	if ((g = sym_agopen((char *)name, *sym_Agdirected, NULL)) == NULL)
+	if ((g = pdbi_sym_agopen((char *)name, *pdbi_sym_Agdirected, NULL)) == NULL)
 		return NULL;
-	sym_agattr(g, AGRAPH, "rankdir", "TB");
-	sym_agattr(g, AGRAPH, "fontname", FONT);
-	sym_agattr(g, AGRAPH, "nodesep", "0.3");
-	sym_agattr(g, AGRAPH, "ranksep", "0.4");
-	sym_agattr(g, AGRAPH, "charset", "UTF-8");
-	sym_agattr(g, AGNODE, "shape", "box");
-	sym_agattr(g, AGNODE, "style", "filled,rounded");
-	sym_agattr(g, AGNODE, "fontname", FONT);
-	sym_agattr(g, AGNODE, "fontsize", "10");
-	sym_agattr(g, AGNODE, "fontcolor", "white");
-	sym_agattr(g, AGNODE, "label", "");
-	sym_agattr(g, AGEDGE, "fontname", FONT);
-	sym_agattr(g, AGEDGE, "fontsize", "9");
-	sym_agattr(g, AGEDGE, "label", "");
+	pdbi_sym_agattr(g, AGRAPH, "rankdir", "TB");
+	pdbi_sym_agattr(g, AGRAPH, "fontname", FONT);
+	pdbi_sym_agattr(g, AGRAPH, "nodesep", "0.3");
+	pdbi_sym_agattr(g, AGRAPH, "ranksep", "0.4");
+	pdbi_sym_agattr(g, AGRAPH, "charset", "UTF-8");
+	pdbi_sym_agattr(g, AGNODE, "shape", "box");
+	pdbi_sym_agattr(g, AGNODE, "style", "filled,rounded");
+	pdbi_sym_agattr(g, AGNODE, "fontname", FONT);
+	pdbi_sym_agattr(g, AGNODE, "fontsize", "10");
+	pdbi_sym_agattr(g, AGNODE, "fontcolor", "white");
+	pdbi_sym_agattr(g, AGNODE, "label", "");
+	pdbi_sym_agattr(g, AGEDGE, "fontname", FONT);
+	pdbi_sym_agattr(g, AGEDGE, "fontsize", "9");
+	pdbi_sym_agattr(g, AGEDGE, "label", "");
 	return g;
 }
 
@@ -1112,7 +1112,7 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 		free(b.s);
 		return -1;
 	}
-	gn = sym_agnode(g, "legend", 1);
+	gn = pdbi_sym_agnode(g, "legend", 1);
 	set(gn, "label", b.s);
 	set(gn, "shape", "note");
 	set(gn, "style", "filled");
@@ -1185,7 +1185,7 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 		if (gnode[cc] == NULL)
 			continue;
 		snprintf(name, sizeof(name), "cc%" PRIu32, cc);
-		gn = gnode[cc] = sym_agnode(g, name, 1);
+		gn = gnode[cc] = pdbi_sym_agnode(g, name, 1);
 		hidden_cost -= d->self[cc];
 		b.len = 0;
 		sb_ccname(&b, d, cc);
@@ -1264,7 +1264,7 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 		    !reaches(a->cost, d->total, o->edge_thres))
 			continue;
 		ashown++;
-		ge = sym_agedge(g, gnode[a->from], gnode[a->to], NULL, 1);
+		ge = pdbi_sym_agedge(g, gnode[a->from], gnode[a->to], NULL, 1);
 		b.len = 0;
 		if (d->count) {
 			sb_printf(&b, "%" PRId64 " ", a->cost);
@@ -1291,7 +1291,7 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 	return PDB_OK;
 oom:
 	if (g != NULL)
-		sym_agclose(g);
+		pdbi_sym_agclose(g);
 	free(picks);
 	free(gnode);
 	free(bestin);
@@ -1360,7 +1360,7 @@ build_tree(struct dot *d, Agraph_t **gp)
 		}
 		cc = pdb_node_cc(d->db, n);
 		snprintf(name, sizeof(name), "n%" PRIu32, n);
-		gn = gnode[n] = sym_agnode(g, name, 1);
+		gn = gnode[n] = pdbi_sym_agnode(g, name, 1);
 		nshown++;
 		hidden_cost -= own(d, n);
 		b.len = 0;
@@ -1383,7 +1383,7 @@ build_tree(struct dot *d, Agraph_t **gp)
 		w = d->count ? own(d, n) : d->inc[n];
 		style_node(gn, frac(w, d->total), hl && d->armn[n]);
 		if (p != PDB_NONE && gnode[p] != NULL) {
-			ge = sym_agedge(g, gnode[p], gn, NULL, 1);
+			ge = pdbi_sym_agedge(g, gnode[p], gn, NULL, 1);
 			style_edge(ge, frac(w, d->total), hl && d->armn[n] &&
 			    d->armn[p]);
 		}
@@ -1398,7 +1398,7 @@ build_tree(struct dot *d, Agraph_t **gp)
 	return PDB_OK;
 oom:
 	if (g != NULL)
-		sym_agclose(g);
+		pdbi_sym_agclose(g);
 	free(picks);
 	free(gnode);
 	free(b.s);
@@ -1420,7 +1420,7 @@ gv_context(void)
 	static GVC_t *gvc;
 
 	if (gvc == NULL)
-		gvc = sym_gvContext();
+		gvc = pdbi_sym_gvContext();
 	return gvc;
 }
 
@@ -1434,14 +1434,14 @@ emit(struct dot *d, Agraph_t *g, FILE *out)
 	int rc = 0;
 
 	if (fmt == NULL || strcmp(fmt, "dot") == 0 || strcmp(fmt, "gv") == 0) {
-		if (sym_agwrite(g, out) != 0 || fflush(out) != 0 ||
+		if (pdbi_sym_agwrite(g, out) != 0 || fflush(out) != 0 ||
 		    ferror(out))
 			return pdb_seterr(d->db, PDB_EIO, "cannot write DOT");
 		return PDB_OK;
 	}
 	if ((gvc = gv_context()) == NULL)
 		return pdb_seterr(d->db, PDB_ENOMEM, "out of memory");
-	if (sym_gvLayout(gvc, g, "dot") != 0)
+	if (pdbi_sym_gvLayout(gvc, g, "dot") != 0)
 		rc = pdb_seterr(d->db, PDB_EFORMAT,
 		    "graphviz layout failed: %s", gv_message());
 	else {
@@ -1449,7 +1449,7 @@ emit(struct dot *d, Agraph_t *g, FILE *out)
 		 * Render in memory and write with stdio: graphviz calls
 		 * exit(1) when a write to its output fails.
 		 */
-		if (sym_gvRenderData(gvc, g, fmt, &data, &len) != 0)
+		if (pdbi_sym_gvRenderData(gvc, g, fmt, &data, &len) != 0)
 			rc = pdb_seterr(d->db, PDB_EUNSUPP,
 			    "graphviz cannot render '%s': %s", fmt,
 			    gv_message());
@@ -1457,8 +1457,8 @@ emit(struct dot *d, Agraph_t *g, FILE *out)
 		    ferror(out))
 			rc = pdb_seterr(d->db, PDB_EIO, "cannot write %s: %s",
 			    fmt, strerror(errno));
-		sym_gvFreeRenderData(data);
-		sym_gvFreeLayout(gvc, g);
+		pdbi_sym_gvFreeRenderData(data);
+		pdbi_sym_gvFreeLayout(gvc, g);
 	}
 	return rc;
 }
@@ -1524,14 +1524,14 @@ draw(struct dot *d, FILE *out)
 	gv_msgs.oom = 0;
 	if (gv_msgs.s != NULL)
 		gv_msgs.s[0] = '\0';
-	olderrf = sym_agseterrf(gv_collect);
+	olderrf = pdbi_sym_agseterrf(gv_collect);
 	rc = (d->o->flags & PDB_DOT_TREE) ? build_tree(d, &g) :
 	    build_callgraph(d, &g);
 	if (rc == PDB_OK)
 		rc = emit(d, g, out);
 	if (g != NULL)
-		sym_agclose(g);
-	sym_agseterrf(olderrf);
+		pdbi_sym_agclose(g);
+	pdbi_sym_agseterrf(olderrf);
 	free(gv_msgs.s);
 	memset(&gv_msgs, 0, sizeof(gv_msgs));
 	return rc;

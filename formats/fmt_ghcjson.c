@@ -195,22 +195,22 @@ read_meta(struct jctx *c, json_t *root)
 	if ((rc = pdb_meta_set(c->db, "source_format", "ghc-json")) != 0)
 		return rc;
 	for (i = 0; i < GHCJSON_NMETA; i++) {
-		switch (ghcjson_metafields[i].type) {
+		switch (pdbi_ghcjson_metafields[i].type) {
 		case GJ_STRING:
-			rc = meta_string(c, root, ghcjson_metafields[i].field,
-			    ghcjson_metafields[i].key);
+			rc = meta_string(c, root, pdbi_ghcjson_metafields[i].field,
+			    pdbi_ghcjson_metafields[i].key);
 			break;
 		case GJ_ARGS:
-			rc = meta_args(c, root, ghcjson_metafields[i].field,
-			    ghcjson_metafields[i].key);
+			rc = meta_args(c, root, pdbi_ghcjson_metafields[i].field,
+			    pdbi_ghcjson_metafields[i].key);
 			break;
 		case GJ_NUMBER:
-			rc = meta_number(c, root, ghcjson_metafields[i].field,
-			    ghcjson_metafields[i].key, NULL);
+			rc = meta_number(c, root, pdbi_ghcjson_metafields[i].field,
+			    pdbi_ghcjson_metafields[i].key, NULL);
 			break;
 		case GJ_CAPS:
-			rc = meta_number(c, root, ghcjson_metafields[i].field,
-			    ghcjson_metafields[i].key, &caps);
+			rc = meta_number(c, root, pdbi_ghcjson_metafields[i].field,
+			    pdbi_ghcjson_metafields[i].key, &caps);
 			break;
 		}
 		if (rc != 0)
@@ -228,7 +228,7 @@ read_meta(struct jctx *c, json_t *root)
 	}
 
 	/* The schema, unless the handle already has these metrics. */
-	return ghcjson_schema(c->db, c->name);
+	return pdbi_ghcjson_schema(c->db, c->name);
 }
 
 static int
@@ -298,7 +298,7 @@ meta_number(struct jctx *c, json_t *root, const char *field, const char *key,
 		if (ival != NULL)
 			*ival = json_integer_value(v);
 	} else if (json_is_real(v))
-		ghcjson_real(buf, sizeof(buf), json_real_value(v));
+		pdbi_ghcjson_real(buf, sizeof(buf), json_real_value(v));
 	else
 		return pdb_seterr(c->db, PDB_EFORMAT,
 		    "%s: '%s' is not a number", c->name, field);
@@ -428,19 +428,19 @@ read_node(struct jctx *c, json_t *node, uint32_t *cc, int64_t *vals,
 		    "%s: profile node %zu: unknown cost centre id %lld",
 		    c->name, c->nodes, (long long)json_integer_value(v));
 	for (i = 0; i < GHCJSON_NMETRICS; i++) {
-		if ((v = json_object_get(node, ghcjson_metrics[i].field)) == NULL)
+		if ((v = json_object_get(node, pdbi_ghcjson_metrics[i].field)) == NULL)
 			return pdb_seterr(c->db, PDB_EFORMAT,
 			    "%s: profile node %zu: missing '%s'", c->name,
-			    c->nodes, ghcjson_metrics[i].field);
+			    c->nodes, pdbi_ghcjson_metrics[i].field);
 		if (!json_is_integer(v))
 			return pdb_seterr(c->db, PDB_EFORMAT,
 			    "%s: profile node %zu: '%s' is not an integer",
-			    c->name, c->nodes, ghcjson_metrics[i].field);
+			    c->name, c->nodes, pdbi_ghcjson_metrics[i].field);
 		/* GHC writes its counts unsigned (ghcjson_stream.c). */
 		if ((vals[i] = json_integer_value(v)) < 0)
 			return pdb_seterr(c->db, PDB_EFORMAT,
 			    "%s: profile node %zu: '%s' is negative (%lld)",
-			    c->name, c->nodes, ghcjson_metrics[i].field,
+			    c->name, c->nodes, pdbi_ghcjson_metrics[i].field,
 			    (long long)vals[i]);
 	}
 	if ((v = json_object_get(node, "children")) == NULL)
@@ -499,7 +499,7 @@ walk(struct jctx *c, json_t *profile, const struct pdb_sink *sink)
 		node = json_array_get(f->kids, f->next++);
 	}
 done:
-	ghcjson_totals(c->db, c->name, &c->sums);
+	pdbi_ghcjson_totals(c->db, c->name, &c->sums);
 	rc = sink->end != NULL ? sink->end(sink->arg, c->db) : PDB_OK;
 out:
 	free(stack);

@@ -42,8 +42,8 @@
 #include "jsonlib.h"
 
 /* Generated from formats/html/viewer.js and viewer.css by the Makefile. */
-extern const unsigned char ccs_viewer_js[];
-extern const unsigned char ccs_viewer_css[];
+extern const unsigned char pdbi_viewer_js[];
+extern const unsigned char pdbi_viewer_css[];
 
 /*
  * Copy src to dst (cap bytes, cap >= 4) as valid UTF-8: a byte that
@@ -295,7 +295,7 @@ find_mark(const char *p, size_t len)
 static xmlNodePtr
 child(xmlNodePtr parent, const char *name, const char *text)
 {
-	return sym_xmlNewTextChild(parent, NULL, BAD_CAST name, BAD_CAST text);
+	return pdbi_sym_xmlNewTextChild(parent, NULL, BAD_CAST name, BAD_CAST text);
 }
 
 static int
@@ -318,24 +318,24 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 		    "profile", opts->metric);
 	if ((rc = pdb_load_libxml2(db)) != PDB_OK)
 		return rc;
-	if ((doc = sym_htmlNewDocNoDtD(NULL, NULL)) == NULL)
+	if ((doc = pdbi_sym_htmlNewDocNoDtD(NULL, NULL)) == NULL)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	sym_xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
-	html = sym_xmlNewNode(NULL, BAD_CAST "html");
-	sym_xmlDocSetRootElement(doc, html);
-	sym_xmlNewProp(html, BAD_CAST "lang", BAD_CAST "en");
-	head = sym_xmlNewChild(html, NULL, BAD_CAST "head", NULL);
-	n = sym_xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
-	sym_xmlNewProp(n, BAD_CAST "charset", BAD_CAST "utf-8");
-	n = sym_xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
-	sym_xmlNewProp(n, BAD_CAST "name", BAD_CAST "viewport");
-	sym_xmlNewProp(n, BAD_CAST "content",
+	pdbi_sym_xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
+	html = pdbi_sym_xmlNewNode(NULL, BAD_CAST "html");
+	pdbi_sym_xmlDocSetRootElement(doc, html);
+	pdbi_sym_xmlNewProp(html, BAD_CAST "lang", BAD_CAST "en");
+	head = pdbi_sym_xmlNewChild(html, NULL, BAD_CAST "head", NULL);
+	n = pdbi_sym_xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
+	pdbi_sym_xmlNewProp(n, BAD_CAST "charset", BAD_CAST "utf-8");
+	n = pdbi_sym_xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
+	pdbi_sym_xmlNewProp(n, BAD_CAST "name", BAD_CAST "viewport");
+	pdbi_sym_xmlNewProp(n, BAD_CAST "content",
 	    BAD_CAST "width=device-width, initial-scale=1");
 	/* No network: the page may load nothing from anywhere. */
-	n = sym_xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
-	sym_xmlNewProp(n, BAD_CAST "http-equiv",
+	n = pdbi_sym_xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
+	pdbi_sym_xmlNewProp(n, BAD_CAST "http-equiv",
 	    BAD_CAST "Content-Security-Policy");
-	sym_xmlNewProp(n, BAD_CAST "content", BAD_CAST "default-src 'none'; "
+	pdbi_sym_xmlNewProp(n, BAD_CAST "content", BAD_CAST "default-src 'none'; "
 	    "script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
 	    "img-src data:");
 	/* libxml2 writes the title as it is: no control characters. */
@@ -343,15 +343,15 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	    1);
 	snprintf(title + strlen(title), 32, " — ccstools profile");
 	child(head, "title", title);
-	child(head, "style", (const char *)ccs_viewer_css);
-	body = sym_xmlNewChild(html, NULL, BAD_CAST "body", NULL);
+	child(head, "style", (const char *)pdbi_viewer_css);
+	body = pdbi_sym_xmlNewChild(html, NULL, BAD_CAST "body", NULL);
 	child(body, "noscript", "This viewer needs JavaScript.");
-	n = sym_xmlNewChild(body, NULL, BAD_CAST "div", NULL);
-	sym_xmlNewProp(n, BAD_CAST "id", BAD_CAST "app");
+	n = pdbi_sym_xmlNewChild(body, NULL, BAD_CAST "div", NULL);
+	pdbi_sym_xmlNewProp(n, BAD_CAST "id", BAD_CAST "app");
 	script = child(body, "script", DATA_MARK);
-	sym_xmlNewProp(script, BAD_CAST "type", BAD_CAST "application/json");
-	sym_xmlNewProp(script, BAD_CAST "id", BAD_CAST "profile-data");
-	child(body, "script", (const char *)ccs_viewer_js);
+	pdbi_sym_xmlNewProp(script, BAD_CAST "type", BAD_CAST "application/json");
+	pdbi_sym_xmlNewProp(script, BAD_CAST "id", BAD_CAST "profile-data");
+	child(body, "script", (const char *)pdbi_viewer_js);
 	/*
 	 * Serialise as UTF-8, the page's charset, with no encoder: the
 	 * default, "HTML", writes every non-ASCII character as an entity,
@@ -360,24 +360,24 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	 * libxml2 would print its own "I/O error" on stderr when the output
 	 * fails, and lose errno.
 	 */
-	if ((ob = sym_xmlAllocOutputBuffer(NULL)) == NULL) {
-		sym_xmlFreeDoc(doc);
+	if ((ob = pdbi_sym_xmlAllocOutputBuffer(NULL)) == NULL) {
+		pdbi_sym_xmlFreeDoc(doc);
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	}
-	sym_htmlDocContentDumpFormatOutput(ob, doc, "UTF-8", 1);
-	sym_xmlOutputBufferFlush(ob);
-	sym_xmlFreeDoc(doc);
-	mem = (const char *)sym_xmlOutputBufferGetContent(ob);
-	len = sym_xmlOutputBufferGetSize(ob);
+	pdbi_sym_htmlDocContentDumpFormatOutput(ob, doc, "UTF-8", 1);
+	pdbi_sym_xmlOutputBufferFlush(ob);
+	pdbi_sym_xmlFreeDoc(doc);
+	mem = (const char *)pdbi_sym_xmlOutputBufferGetContent(ob);
+	len = pdbi_sym_xmlOutputBufferGetSize(ob);
 	if (ob->error || mem == NULL) {
-		sym_xmlOutputBufferClose(ob);
+		pdbi_sym_xmlOutputBufferClose(ob);
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	}
 	/* The page around the data, the data in the mark's place. */
 	mark = find_mark(mem, len);
 	if (mark == NULL || find_mark(mark + 1, len - (size_t)(mark - mem) -
 	    1) != NULL) {
-		sym_xmlOutputBufferClose(ob);
+		pdbi_sym_xmlOutputBufferClose(ob);
 		return pdb_seterr(db, PDB_EINVAL, "the viewer's page has no "
 		    "single place for the profile");
 	}
@@ -393,7 +393,7 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 		if (ferror(out))
 			rc = pdb_seterr(db, PDB_EIO, "%s", strerror(errno));
 	}
-	sym_xmlOutputBufferClose(ob);
+	pdbi_sym_xmlOutputBufferClose(ob);
 	return rc;
 }
 

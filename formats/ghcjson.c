@@ -11,13 +11,13 @@
 
 #include "ghcjson.h"
 
-const struct ghcjson_metric ghcjson_metrics[GHCJSON_NMETRICS] = {
+const struct ghcjson_metric pdbi_ghcjson_metrics[GHCJSON_NMETRICS] = {
 	{ "ticks", "ticks", PDB_COST },
 	{ "alloc", "bytes", PDB_COST },
 	{ "entries", "calls", PDB_COUNT },
 };
 
-const struct ghcjson_metafield ghcjson_metafields[GHCJSON_NMETA] = {
+const struct ghcjson_metafield pdbi_ghcjson_metafields[GHCJSON_NMETA] = {
 	{ "program", "program", GJ_STRING },
 	{ "arguments", "command", GJ_ARGS },
 	{ "rts_arguments", "rts_arguments", GJ_ARGS },
@@ -30,21 +30,21 @@ const struct ghcjson_metafield ghcjson_metafields[GHCJSON_NMETA] = {
 };
 
 int
-ghcjson_schema(struct pdb *db, const char *name)
+pdbi_ghcjson_schema(struct pdb *db, const char *name)
 {
 	unsigned i;
 	int rc, have;
 
 	for (i = 0; i < GHCJSON_NMETRICS; i++) {
-		have = pdb_metric_find(db, ghcjson_metrics[i].field);
+		have = pdb_metric_find(db, pdbi_ghcjson_metrics[i].field);
 		if (have == (int)i)
 			continue;
 		if (have >= 0 || pdb_metric_count(db) != i)
 			return pdb_seterr(db, PDB_EINVAL,
 			    "%s: profile handle already has another schema",
 			    name);
-		if ((rc = pdb_metric_add(db, ghcjson_metrics[i].field,
-		    ghcjson_metrics[i].unit, ghcjson_metrics[i].kind, 0,
+		if ((rc = pdb_metric_add(db, pdbi_ghcjson_metrics[i].field,
+		    pdbi_ghcjson_metrics[i].unit, pdbi_ghcjson_metrics[i].kind, 0,
 		    NULL)) != 0)
 			return rc;
 	}
@@ -52,7 +52,7 @@ ghcjson_schema(struct pdb *db, const char *name)
 }
 
 void
-ghcjson_totals(struct pdb *db, const char *name,
+pdbi_ghcjson_totals(struct pdb *db, const char *name,
     const struct ghcjson_sums *s)
 {
 	static const char *const keys[2] = { "total_ticks", "total_alloc" };
@@ -71,13 +71,13 @@ ghcjson_totals(struct pdb *db, const char *name,
 		if (*end != '\0' || errno != 0 || want == s->v[i])
 			continue;
 		pdb_warn(db, "%s: the tree's %s add up to %llu, its %s says "
-		    "%llu: the file was edited", name, ghcjson_metrics[i].field,
+		    "%llu: the file was edited", name, pdbi_ghcjson_metrics[i].field,
 		    (unsigned long long)s->v[i], keys[i], want);
 	}
 }
 
 void
-ghcjson_real(char *buf, size_t size, double d)
+pdbi_ghcjson_real(char *buf, size_t size, double d)
 {
 	int prec;
 

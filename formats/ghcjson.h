@@ -25,7 +25,7 @@ struct ghcjson_metric {
 };
 
 #define GHCJSON_NMETRICS	3
-extern const struct ghcjson_metric ghcjson_metrics[GHCJSON_NMETRICS];
+extern const struct ghcjson_metric pdbi_ghcjson_metrics[GHCJSON_NMETRICS];
 
 /* The metadata GHC writes and the keys they become, in this order. */
 enum ghcjson_mtype {
@@ -42,14 +42,14 @@ struct ghcjson_metafield {
 };
 
 #define GHCJSON_NMETA		9
-extern const struct ghcjson_metafield ghcjson_metafields[GHCJSON_NMETA];
+extern const struct ghcjson_metafield pdbi_ghcjson_metafields[GHCJSON_NMETA];
 
 /* Add the schema to db, unless it has it already; name is the file's,
  * for the message when db has another. */
-int	 ghcjson_schema(struct pdb *db, const char *name);
+int	 pdbi_ghcjson_schema(struct pdb *db, const char *name);
 
 /*
- * The sums of a tree's ticks and alloc, for ghcjson_totals(); over set
+ * The sums of a tree's ticks and alloc, for pdbi_ghcjson_totals(); over set
  * when one did not fit in 64 bits.
  */
 struct ghcjson_sums {
@@ -67,11 +67,11 @@ ghcjson_sums_add(struct ghcjson_sums *s, const int64_t *vals)
 
 /* Warn when the tree's sums are not the total_ticks and total_alloc of
  * db's metadata, as GHC writes them: the file was edited. */
-void	 ghcjson_totals(struct pdb *db, const char *name,
+void	 pdbi_ghcjson_totals(struct pdb *db, const char *name,
 	    const struct ghcjson_sums *s);
 
 /* The shortest %g form that reads back as d: 0.04, not
  * 0.04000000000000001. */
-void	 ghcjson_real(char *buf, size_t size, double d);
+void	 pdbi_ghcjson_real(char *buf, size_t size, double d);
 
 #endif /* GHCJSON_H */

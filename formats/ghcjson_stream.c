@@ -404,14 +404,14 @@ put_meta(struct js *j, int again)
 	if (again) {
 		pdb_meta_unset(j->db, "source_format");
 		for (i = 0; i < GHCJSON_NMETA; i++)
-			pdb_meta_unset(j->db, ghcjson_metafields[i].key);
+			pdb_meta_unset(j->db, pdbi_ghcjson_metafields[i].key);
 		pdb_meta_unset(j->db, "processors");
 	}
 	if ((rc = pdb_meta_set(j->db, "source_format", "ghc-json")) != 0)
 		return rc;
 	for (i = 0; i < GHCJSON_NMETA; i++)
 		if (j->meta[i] != NULL &&
-		    (rc = pdb_meta_set(j->db, ghcjson_metafields[i].key,
+		    (rc = pdb_meta_set(j->db, pdbi_ghcjson_metafields[i].key,
 		    j->meta[i])) != 0)
 			return rc;
 	if (j->caps < 0)
@@ -433,7 +433,7 @@ start(struct js *j)
 	j->metadone = 1;
 	if ((rc = put_meta(j, 0)) != 0)
 		return rc;
-	if ((rc = ghcjson_schema(j->db, j->name)) != 0)
+	if ((rc = pdbi_ghcjson_schema(j->db, j->name)) != 0)
 		return rc;
 	if (j->sink->begin != NULL)
 		return j->sink->begin(j->sink->arg, j->db);
@@ -571,18 +571,18 @@ top_value(struct js *j, enum vtype t, long long iv, double dv,
 		return t == V_MAP || t == V_ARRAY ? push(j, C_SKIP) : 1;
 	if (t == V_NULL)
 		return 1;
-	switch (ghcjson_metafields[i].type) {
+	switch (pdbi_ghcjson_metafields[i].type) {
 	case GJ_STRING:
 		if (t != V_STRING)
 			return bad(j, "'%s' is not a string",
-			    ghcjson_metafields[i].field);
+			    pdbi_ghcjson_metafields[i].field);
 		if (copystr(j, &j->args, &j->argscap, s, len) == 0)
 			return 0;
 		return meta_value(j, i, j->args);
 	case GJ_ARGS:
 		if (t != V_ARRAY)
 			return bad(j, "'%s' is not an array",
-			    ghcjson_metafields[i].field);
+			    pdbi_ghcjson_metafields[i].field);
 		j->argslen = 0;
 		if (pdb_buf_reserve(&j->args, &j->argscap, 1) != 0)
 			return nomem(j);
@@ -592,13 +592,13 @@ top_value(struct js *j, enum vtype t, long long iv, double dv,
 	case GJ_CAPS:
 		if (t == V_INT) {
 			snprintf(buf, sizeof(buf), "%lld", iv);
-			if (ghcjson_metafields[i].type == GJ_CAPS)
+			if (pdbi_ghcjson_metafields[i].type == GJ_CAPS)
 				j->caps = iv;
 		} else if (t == V_DOUBLE)
-			ghcjson_real(buf, sizeof(buf), dv);
+			pdbi_ghcjson_real(buf, sizeof(buf), dv);
 		else
 			return bad(j, "'%s' is not a number",
-			    ghcjson_metafields[i].field);
+			    pdbi_ghcjson_metafields[i].field);
 		return meta_value(j, i, buf);
 	}
 	return 1;
@@ -711,7 +711,7 @@ value(struct js *j, enum vtype t, long long iv, double dv,
 	case C_ARGS:
 		if (t != V_STRING)
 			return bad(j, "'%s[%zu]' is not a string",
-			    ghcjson_metafields[j->keyidx].field, l->n);
+			    pdbi_ghcjson_metafields[j->keyidx].field, l->n);
 		if (pdb_buf_reserve(&j->args, &j->argscap, j->argslen +
 		    len + 2) != 0)
 			return nomem(j);
@@ -918,7 +918,7 @@ cb_key(void *ctx, const unsigned char *key, size_t len)
 	j->keyidx = -1;
 	if (l != NULL && l->ctx == C_TOP)
 		for (i = 0; i < GHCJSON_NMETA; i++)
-			if (strcmp(j->key, ghcjson_metafields[i].field) == 0)
+			if (strcmp(j->key, pdbi_ghcjson_metafields[i].field) == 0)
 				j->keyidx = (int)i;
 	return 1;
 }
@@ -1292,7 +1292,7 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 		goto out;
 	if (j.metalate && (rc = put_meta(&j, 1)) != 0)
 		goto out;
-	ghcjson_totals(db, j.name, &j.sums);
+	pdbi_ghcjson_totals(db, j.name, &j.sums);
 	rc = sink->end != NULL ? sink->end(sink->arg, db) : PDB_OK;
 out:
 	pdb_yajl_close(&y);

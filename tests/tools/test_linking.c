@@ -215,3 +215,30 @@ Test(linking, shared_library_exports_only_the_api)
 	unlink(syms);
 	free(syms);
 }
+
+/*
+ * The archives a program links define no global name outside pdb_ and
+ * pdbi_: a program with a function of its own called, say, ghcjson_real
+ * or sym_agopen failed to link against libccsformats.a.
+ */
+Test(linking, archives_define_names_of_their_own_only)
+{
+	const char *bin = getenv("CCS_BIN");
+	char *syms = write_temp("", 0, ".txt");
+	struct run r;
+
+	run(&r, "nm -g --defined-only '%s/../libccsformats.a' "
+	    "'%s/../libprofdb.a' > %s", bin ? bin : "build/bin",
+	    bin ? bin : "build/bin", syms);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	run(&r, "awk 'NF == 3 { n++ } NF == 3 && $3 !~ /^pdbi?_/ "
+	    "{ print $3 } END { print n \" defined\" }' %s", syms);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strncmp(r.out + strspn(r.out, "0123456789"), " defined\n",
+	    9) == 0 && atoi(r.out) > 100, "names outside pdb_ and pdbi_:\n%s",
+	    r.out);
+	run_free(&r);
+	unlink(syms);
+	free(syms);
+}
