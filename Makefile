@@ -211,6 +211,11 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh examples/demo.sh $(B)/bin
 
+# The installed headers: the API, and the options of the writers that
+# have their own (pdb_opts.writer_opts).
+HEADERS    = libprofdb/pdb.h formats/formats.h formats/fmt_callgrind.h \
+             formats/fmt_dot.h formats/fmt_html.h
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(HEADERDIR) \
 	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANPREFIX)/man1 \
@@ -220,7 +225,7 @@ install: all
 	install -m 755 $(B)/$(SONAME) $(DESTDIR)$(LIBDIR)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libprofdb.so
 	install -m 644 $(B)/libccsformats.a $(DESTDIR)$(LIBDIR)
-	install -m 644 libprofdb/pdb.h formats/formats.h $(DESTDIR)$(HEADERDIR)
+	install -m 644 $(HEADERS) $(DESTDIR)$(HEADERDIR)
 	for p in profdb ccsformats; do $(PC_SUBST) $$p.pc.in > $(B)/$$p.pc.inst && \
 	    install -m 644 $(B)/$$p.pc.inst $(DESTDIR)$(PKGCONFIGDIR)/$$p.pc && \
 	    rm -f $(B)/$$p.pc.inst || exit 1; done
@@ -230,9 +235,9 @@ install: all
 uninstall:
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINDIR)/$$t; done
 	rm -f $(DESTDIR)$(LIBDIR)/libprofdb.a $(DESTDIR)$(LIBDIR)/$(SONAME) \
-	    $(DESTDIR)$(LIBDIR)/libprofdb.so $(DESTDIR)$(HEADERDIR)/pdb.h \
-	    $(DESTDIR)$(LIBDIR)/libccsformats.a $(DESTDIR)$(HEADERDIR)/formats.h \
+	    $(DESTDIR)$(LIBDIR)/libprofdb.so $(DESTDIR)$(LIBDIR)/libccsformats.a \
 	    $(DESTDIR)$(PKGCONFIGDIR)/profdb.pc $(DESTDIR)$(PKGCONFIGDIR)/ccsformats.pc
+	for h in $(HEADERS); do rm -f $(DESTDIR)$(HEADERDIR)/$${h##*/}; done
 	rmdir $(DESTDIR)$(HEADERDIR) 2>/dev/null || :
 	for m in $(MANS); do \
 	    s=$${m##*.}; rm -f $(DESTDIR)$(MANPREFIX)/man$$s/$${m##*/}; done

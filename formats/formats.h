@@ -39,7 +39,12 @@ struct pdb_opts {
 	int		 pgcl_version;	/* version to write; 0 = 2 */
 	const char	*metric;	/* single-metric writers; NULL = default */
 	const char	*command;	/* the command line, for writers that keep it */
-	/* Options of one writer, declared in its own fmt_<name>.h. */
+	/*
+	 * Options of one writer, declared in its own header, installed
+	 * beside this one: struct pdb_dot_opts (fmt_dot.h; "dot" and the
+	 * images), struct pdb_callgrind_opts (fmt_callgrind.h), struct
+	 * pdb_html_opts (fmt_html.h).  NULL: the writer's defaults.
+	 */
 	const void	*writer_opts;
 	/*
 	 * Reading: called each time the input layer reads a buffer, with

@@ -8,9 +8,11 @@
 #   - the installed tools run and give what the built ones give, and
 #     draw SVG and write HTML, loading Graphviz and libxml2;
 #   - every man page is in place;
-#   - the headers are pdb.h and formats.h alone, and formats.h holds none
-#     of the format layer's insides (formats_int.h): a file that
-#     includes it alone compiles warning-free as strict C11, and as C++;
+#   - the headers are pdb.h, formats.h and the writers' options alone,
+#     and these hold none of the format layer's insides (formats_int.h):
+#     a file that includes one alone compiles warning-free as strict C11
+#     (formats.h as C++ too), and a program writes SVG through
+#     pdb_dot_opts;
 #   - the pkg-config files name the directories from the prefix;
 #   - the program of libprofdb(3) compiles warning-free through the
 #     installed pkg-config files alone, links the installed libprofdb.so
@@ -57,13 +59,16 @@ done
 # The headers: what a program uses, none of the readers' and writers'
 # insides, which stay in formats_int.h: no intrinsics, no compiler
 # attributes, no layout of a reader's input.
+want="fmt_callgrind.h fmt_dot.h fmt_html.h formats.h pdb.h"
 hdrs=$(cd "$root/include/ccstools" && echo *)
-[ "$hdrs" = "formats.h pdb.h" ] ||
-    fail "the headers installed are '$hdrs', not 'formats.h pdb.h'"
-for s in immintrin 'struct pdb_input {' __attribute__; do
-	if grep -qF "$s" "$root/include/ccstools/formats.h"; then
-		fail "the installed formats.h has the format layer's insides: $s"
-	fi
+[ "$hdrs" = "$want" ] ||
+    fail "the headers installed are '$hdrs', not '$want'"
+for h in fmt_callgrind.h fmt_dot.h fmt_html.h formats.h; do
+	for s in immintrin 'struct pdb_input {' __attribute__; do
+		if grep -qF "$s" "$root/include/ccstools/$h"; then
+			fail "the installed $h has the format layer's insides: $s"
+		fi
+	done
 done
 
 # The library, through the installed pkg-config files only.
@@ -86,7 +91,8 @@ for p in profdb ccsformats; do
 	done
 done
 
-# formats.h on its own, as a program includes it.
+# The installed headers, as a program includes them: each on its own
+# builds, and a writer's options reach it (the SVG of ccs2dot -T svg).
 cat > "$stage/formats-only.c" <<'EOF'
 #include <formats.h>
 
@@ -109,6 +115,42 @@ if command -v "${CXX:-c++}" >/dev/null 2>&1; then
 	    $(pkg-config --cflags ccsformats) 2> "$stage/cc.err" ||
 	    fail "a file that includes formats.h alone does not build as C++: $(cat "$stage/cc.err")"
 fi
+for h in fmt_callgrind.h fmt_dot.h fmt_html.h; do
+	printf '#include <%s>\n' "$h" > "$stage/alone.c"
+	${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -c \
+	    -o "$stage/alone.o" "$stage/alone.c" \
+	    $(pkg-config --cflags ccsformats) 2> "$stage/cc.err" ||
+	    fail "a file that includes $h alone does not build: $(cat "$stage/cc.err")"
+done
+cat > "$stage/svg.c" <<'EOF'
+#include <stdio.h>
+#include <fmt_dot.h>
+
+int
+main(int argc, char *argv[])
+{
+	struct pdb_dot_opts dot = PDB_DOT_OPTS_DEFAULT;
+	struct pdb_opts opts = { 0 };
+	struct pdb *db = pdb_new();
+
+	dot.render = "svg";
+	opts.writer_opts = &dot;
+	if (argc != 2 || db == NULL ||
+	    pdb_read_tree(db, argv[1], NULL, NULL, NULL) != PDB_OK ||
+	    pdb_write(db, stdout, pdb_format_find("dot"), &opts) != PDB_OK) {
+		fprintf(stderr, "svg: %s\n", db ? pdb_errmsg(db) : "no memory");
+		return 1;
+	}
+	pdb_free(db);
+	return 0;
+}
+EOF
+${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$stage/svg" \
+    "$stage/svg.c" $(pkg-config --cflags --libs ccsformats) \
+    2> "$stage/cc.err" ||
+    fail "a program writing SVG does not build: $(cat "$stage/cc.err")"
+LD_LIBRARY_PATH=$root/lib "$stage/svg" examples/mj.P.prof |
+    grep -q '</svg>' || fail "pdb_dot_opts does not reach the DOT writer"
 ${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$stage/top" \
     tests/data/examples/libprofdb-example.c \
     $(pkg-config --cflags --libs ccsformats) 2> "$stage/cc.err" ||
@@ -134,6 +176,7 @@ fi
 make --no-print-directory B="$B" PREFIX="$prefix" DESTDIR="$stage" \
     uninstall >/dev/null
 left=$(find "$stage" ! -type d ! -name '*.installed' ! -name '*.built' \
-    ! -name top ! -name cc.err ! -name 'formats-only.*')
+    ! -name top ! -name cc.err ! -name 'formats-only.*' ! -name 'alone.*' \
+    ! -name 'svg*')
 [ -z "$left" ] || fail "left after uninstall: $left"
 echo "installcheck: installed, used and uninstalled under $prefix"
