@@ -226,9 +226,9 @@ install: all
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libprofdb.so
 	install -m 644 $(B)/libccsformats.a $(DESTDIR)$(LIBDIR)
 	install -m 644 $(HEADERS) $(DESTDIR)$(HEADERDIR)
-	for p in profdb ccsformats; do $(PC_SUBST) $$p.pc.in > $(B)/$$p.pc.inst && \
-	    install -m 644 $(B)/$$p.pc.inst $(DESTDIR)$(PKGCONFIGDIR)/$$p.pc && \
-	    rm -f $(B)/$$p.pc.inst || exit 1; done
+	for p in profdb ccsformats; do \
+	    $(PC_SUBST) $$p.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/$$p.pc && \
+	    chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/$$p.pc || exit 1; done
 	for m in $(MANS); do \
 	    s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANPREFIX)/man$$s; done
 

@@ -102,5 +102,9 @@ pdb_format_ready(const struct pdb_format *f, struct pdb *db)
 {
 	if (f == NULL)
 		return pdb_seterr(db, PDB_EINVAL, "no format to write");
+	/* The message pdb_write() would give. */
+	if (f->write == NULL)
+		return pdb_seterr(db, PDB_EUNSUPP,
+		    "format '%s' cannot be written", f->name);
 	return f->ready != NULL ? f->ready(db) : PDB_OK;
 }

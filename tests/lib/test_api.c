@@ -205,6 +205,10 @@ Test(api, write_needs_a_format)
 	cr_expect_eq(pdb_errcode(db), PDB_EINVAL);
 	cr_expect_str_eq(pdb_errmsg(db), "no format to write");
 	cr_expect_eq(pdb_format_ready(NULL, db), PDB_EINVAL);
+	/* A format that is read only is not ready to write. */
+	cr_expect_eq(pdb_format_ready(pdb_format_find("ghc-prof"), db),
+	    PDB_EUNSUPP);
+	cr_expect_str_eq(pdb_errmsg(db), "format 'ghc-prof' cannot be written");
 	cr_expect_eq(pdb_write(db, f, pdb_format_find("dump"), NULL),
 	    PDB_OK, "%s", pdb_errmsg(db));
 	fclose(f);
