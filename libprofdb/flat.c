@@ -288,7 +288,7 @@ f_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 
 	if (f->kinds == NULL && f_begin(f, db) != PDB_OK)
 		return PDB_ENOMEM;
-	if (cc >= pdb_cc_count(db))
+	if (cc >= db->nccs)
 		return pdb_seterr(db, PDB_EINVAL, "cost centre %u out of range",
 		    (unsigned)cc);
 	if ((cc >= f->ncc || f->depth >= f->cappath) &&
