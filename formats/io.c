@@ -39,10 +39,14 @@ locate(const struct guard *g, struct pdb *db, int rc)
 
 	if (rc == 0 || rc == PDB_ESTOP)
 		return rc;
-	/* A sink of the caller's may stop without a message. */
-	if (pdb_errcode(db) != rc && rc == PDB_ENOMEM)
+	/*
+	 * A sink of the caller's may stop without a message: with none
+	 * set on the handle yet, or with a code none of ours is.
+	 */
+	if (pdb_errcode(db) == PDB_OK && rc == PDB_ENOMEM)
 		pdb_seterr(db, rc, "out of memory");
-	else if (pdb_errcode(db) != rc)
+	else if (pdb_errcode(db) == PDB_OK || ((rc > 0 || rc < PDB_ESTOP) &&
+	    pdb_errcode(db) != rc))
 		pdb_seterr(db, rc, "stopped by the sink (%d)", rc);
 	/* "NAME: " or "NAME:LINE: " begins a message that says where. */
 	if (rc == PDB_ENOMEM || in == NULL ||
