@@ -185,6 +185,44 @@ Test(linking, writers_fail_before_they_read)
 	free(dir);
 }
 
+/*
+ * What nm says of the build's libraries (nm_args names them below the
+ * directory of CCS_BIN's parent, as %s), in a temporary file to free:
+ * nm on its own first, as a failure in a pipe would pass unseen.
+ */
+static char *
+nm_of(const char *nm_args)
+{
+	const char *bin = getenv("CCS_BIN");
+	char *syms = write_temp("", 0, ".txt"), cmd[8192];
+	struct run r;
+	int n;
+
+	if (bin == NULL)
+		bin = "build/bin";
+	n = snprintf(cmd, sizeof(cmd), nm_args, bin, bin);
+	cr_assert(n > 0 && (size_t)n < sizeof(cmd));
+	run(&r, "%s > %s", cmd, syms);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	return syms;
+}
+
+/* A check's output is "N word" alone, N above least: every one of the N
+ * names passed, and there were enough to mean something. */
+static void
+expect_all_passed(const struct run *r, const char *word, int least,
+    const char *failed)
+{
+	size_t digits = strspn(r->out, "0123456789"), n = strlen(word);
+
+	cr_assert_eq(r->status, 0, "%s", r->err);
+	cr_expect(digits > 0 && r->out[digits] == ' ' &&
+	    strncmp(r->out + digits + 1, word, n) == 0 &&
+	    strcmp(r->out + digits + 1 + n, "\n") == 0 &&
+	    atoi(r->out) > least, "%s:\n%s", failed, r->out);
+}
+
 /* libprofdb.so exports its API and nothing else: every symbol it defines
  * is declared in an installed header, so that no program can come to
  * depend on the library's insides (pdbi_*()) or the tests' hooks.  The
@@ -192,25 +230,16 @@ Test(linking, writers_fail_before_they_read)
  * calls in it: declared in formats_int.h, which is not installed. */
 Test(linking, shared_library_exports_only_the_api)
 {
-	const char *bin = getenv("CCS_BIN");
-	char *syms = write_temp("", 0, ".txt");
+	char *syms = nm_of("nm -D --defined-only '%s/../libprofdb.so'");
 	struct run r;
 
-	/* nm on its own first: a failure in a pipe would pass unseen. */
-	run(&r, "nm -D --defined-only '%s/../libprofdb.so' > %s",
-	    bin ? bin : "build/bin", syms);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_free(&r);
 	/* Declared: named as a function, followed by its parenthesis. */
 	run(&r, "n=0; for s in $(awk '$2 == \"T\" { print $3 }' %s); do "
 	    "n=$((n + 1)); case $s in pdb_cpu_*) h=formats/formats_int.h ;; "
 	    "*) h='libprofdb/pdb.h formats/formats.h' ;; esac; "
 	    "grep -qE \"[ *]$s\\(\" $h || echo \"$s\"; done; "
 	    "echo \"$n exported\"", syms);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_expect(strncmp(r.out + strspn(r.out, "0123456789"), " exported\n",
-	    10) == 0 && atoi(r.out) > 50, "exported but not declared:\n%s",
-	    r.out);
+	expect_all_passed(&r, "exported", 50, "exported but not declared");
 	run_free(&r);
 	unlink(syms);
 	free(syms);
@@ -223,21 +252,13 @@ Test(linking, shared_library_exports_only_the_api)
  */
 Test(linking, archives_define_names_of_their_own_only)
 {
-	const char *bin = getenv("CCS_BIN");
-	char *syms = write_temp("", 0, ".txt");
+	char *syms = nm_of("nm -g --defined-only '%s/../libccsformats.a' "
+	    "'%s/../libprofdb.a'");
 	struct run r;
 
-	run(&r, "nm -g --defined-only '%s/../libccsformats.a' "
-	    "'%s/../libprofdb.a' > %s", bin ? bin : "build/bin",
-	    bin ? bin : "build/bin", syms);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_free(&r);
 	run(&r, "awk 'NF == 3 { n++ } NF == 3 && $3 !~ /^pdbi?_/ "
 	    "{ print $3 } END { print n \" defined\" }' %s", syms);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_expect(strncmp(r.out + strspn(r.out, "0123456789"), " defined\n",
-	    9) == 0 && atoi(r.out) > 100, "names outside pdb_ and pdbi_:\n%s",
-	    r.out);
+	expect_all_passed(&r, "defined", 100, "names outside pdb_ and pdbi_");
 	run_free(&r);
 	unlink(syms);
 	free(syms);
