@@ -24,7 +24,22 @@ struct guard {
 	int			 begun, ended;
 	struct pdb_input	*in;
 	int			 binary;	/* the format is binary */
+	/* The handle's error as the read began, to tell whether the read
+	 * set one (errors are not reset by a success). */
+	int			 code0;
+	char			*msg0;
 };
+
+/* Whether no error of this read is on the handle: none, or still the
+ * one it had as the read began. */
+static int
+no_error_yet(const struct guard *g, struct pdb *db)
+{
+	if (pdb_errcode(db) == PDB_OK)
+		return 1;
+	return pdb_errcode(db) == g->code0 && g->msg0 != NULL &&
+	    strcmp(pdb_errmsg(db), g->msg0) == 0;
+}
 
 /*
  * A sink's error (a second root, a 64-bit overflow) knows nothing of the
@@ -40,12 +55,12 @@ locate(const struct guard *g, struct pdb *db, int rc)
 	if (rc == 0 || rc == PDB_ESTOP)
 		return rc;
 	/*
-	 * A sink of the caller's may stop without a message: with none
-	 * set on the handle yet, or with a code none of ours is.
+	 * A sink of the caller's may stop without a message: the read
+	 * set no error, or its code is none of ours.
 	 */
-	if (pdb_errcode(db) == PDB_OK && rc == PDB_ENOMEM)
+	if (no_error_yet(g, db) && rc == PDB_ENOMEM)
 		pdb_seterr(db, rc, "out of memory");
-	else if (pdb_errcode(db) == PDB_OK || ((rc > 0 || rc < PDB_ESTOP) &&
+	else if (no_error_yet(g, db) || ((rc > 0 || rc < PDB_ESTOP) &&
 	    pdb_errcode(db) != rc))
 		pdb_seterr(db, rc, "stopped by the sink (%d)", rc);
 	/* "NAME: " or "NAME:LINE: " begins a message that says where. */
@@ -231,11 +246,14 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 	g.sink.arg = &g;
 	g.in = in;
 	g.binary = (fmt->flags & PDB_FMT_BINARY) != 0;
+	if ((g.code0 = pdb_errcode(db)) != PDB_OK)
+		g.msg0 = strdup(pdb_errmsg(db));
 	rc = fmt->read(in, db, &g.sink, opts ? opts : &noopts);
 	if (rc == PDB_OK)
 		rc = g_end(&g, db);
 	else
 		rc = gzip_verdict(in, db, locate(&g, db, rc));
+	free(g.msg0);
 	/*
 	 * Only a Clean profile states its overhead, and only its reader
 	 * compensates (PDB_FMT_COMPENSATE); any other input, a dump of one

@@ -632,8 +632,9 @@ other_outputs(struct pdb *db, FILE *out)
 		snprintf(errbuf, sizeof(errbuf), "inclusive: out of memory");
 		return PDB_ENOMEM;
 	}
+	/* The arm's whole length, of which arm holds the first 64. */
 	k = pdb_expensive_arm(db, inc, th.metric, arm, 64);
-	for (i = 0; i < k; i++)
+	for (i = 0; i < k && i < 64; i++)
 		fprintf(out, "arm %u\n", (unsigned)arm[i]);
 	free(inc);
 	k = pdb_top_stacks(db, th.metric, top, 8);

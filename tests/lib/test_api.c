@@ -393,6 +393,19 @@ Test(api, sink_stop_without_message_is_said)
 	    0 && strstr(pdb_errmsg(db), "stopped by the sink") != NULL, "%s",
 	    pdb_errmsg(db));
 	pdb_free(db);
+
+	/* An error the handle had before the read is not this one. */
+	db = pdb_new();
+	cr_assert(db != NULL);
+	seen = 0;
+	cr_expect_eq(pdb_format_ready(pdb_format_find("ghc-prof"), db),
+	    PDB_EUNSUPP);
+	cr_expect_eq(pdb_read_stream(db, "tests/data/ghc/mj.P.prof", NULL,
+	    NULL, &s, NULL), PDB_EINVAL);
+	cr_expect(strstr(pdb_errmsg(db), "stopped by the sink") != NULL &&
+	    strstr(pdb_errmsg(db), "cannot be written") == NULL, "%s",
+	    pdb_errmsg(db));
+	pdb_free(db);
 }
 
 /* A reader adds to the handle, so a handle holding a profile is refused

@@ -84,6 +84,7 @@ Test(values, sums_past_64_bits_refused)
 {
 	struct pdb *db = chain(2);
 	int64_t up[NM] = { 0, 0, 1 }, down[NM] = { 0, -1, 0 },
+	    late[NM] = { -5, 5, INT64_MAX },
 	    fits[NM] = { -1, 1, INT64_MAX - 2 };
 
 	cr_assert(pdb_node_set_value(db, 1, 0, INT64_MAX) == PDB_OK);
@@ -94,6 +95,8 @@ Test(values, sums_past_64_bits_refused)
 	cr_expect(strstr(pdb_errmsg(db), "64-bit overflow") != NULL, "%s",
 	    pdb_errmsg(db));
 	cr_expect_eq(pdb_node_add_values(db, 1, down), PDB_EINVAL);
+	/* The overflow in the last metric, after sums that fit. */
+	cr_expect_eq(pdb_node_add_values(db, 1, late), PDB_EINVAL);
 	cr_expect_eq(pdb_node_value(db, 1, 0), INT64_MAX);
 	cr_expect_eq(pdb_node_value(db, 1, 1), INT64_MIN);
 	cr_expect_eq(pdb_node_value(db, 1, 2), 2, "nothing added");
