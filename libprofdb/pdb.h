@@ -43,6 +43,14 @@
 extern "C" {
 #endif
 
+/* Format checks for the printf-style functions, where the compiler has
+ * them: the header is plain C11 elsewhere. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PDB_PRINTFLIKE(f, a)	__attribute__((format(printf, f, a)))
+#else
+#define PDB_PRINTFLIKE(f, a)
+#endif
+
 #define PDB_VERSION_STRING	"0.1.0"
 #define PDB_VERSION_NUMBER	1000	/* major*1000000 + minor*1000 + patch */
 
@@ -106,13 +114,13 @@ int		 pdb_errcode(const struct pdb *);
 
 /* Record an error on the handle and return code (printf-style message). */
 int		 pdb_seterr(struct pdb *, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+    PDB_PRINTFLIKE(3, 4);
 
 typedef void	 pdb_warn_fn(void *arg, const char *msg);
 void		 pdb_set_warn_handler(struct pdb *, pdb_warn_fn *, void *arg);
 /* Report a warning through the handler; a no-op without one. */
 void		 pdb_warn(struct pdb *, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+    PDB_PRINTFLIKE(2, 3);
 
 /* ---- metadata: an ordered list of key/value strings ---- */
 /*
