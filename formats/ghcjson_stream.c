@@ -100,13 +100,15 @@ struct keyent {
 /* A profile node's own keys, kept as bits of its level. */
 struct nodekey {
 	const char	*name;
+	size_t		 len;		/* compared first: five keys a node */
 	unsigned	 bit;
 	int		 slot;		/* in rec.v; -1: the id, or children */
 };
+#define NODEKEY(s)	s, sizeof(s) - 1
 static const struct nodekey nodekeys[] = {
-	{ "id", K_ID, -1 }, { "entries", K_ENTRIES, 2 },
-	{ "alloc", K_ALLOC, 1 }, { "ticks", K_TICKS, 0 },
-	{ "children", K_CHILDREN, -1 },
+	{ NODEKEY("id"), K_ID, -1 }, { NODEKEY("entries"), K_ENTRIES, 2 },
+	{ NODEKEY("alloc"), K_ALLOC, 1 }, { NODEKEY("ticks"), K_TICKS, 0 },
+	{ NODEKEY("children"), K_CHILDREN, -1 },
 };
 #define NNODEKEYS	(sizeof(nodekeys) / sizeof(nodekeys[0]))
 #define NK_CHILDREN	4
@@ -908,7 +910,8 @@ cb_key(void *ctx, const unsigned char *key, size_t len)
 	j->nodekey = -1;
 	if (l != NULL && l->ctx == C_NODE)
 		for (i = 0; i < NNODEKEYS; i++)
-			if (strcmp(j->key, nodekeys[i].name) == 0) {
+			if (len == nodekeys[i].len &&
+			    memcmp(key, nodekeys[i].name, len) == 0) {
 				j->nodekey = (int)i;
 				break;
 			}
