@@ -522,10 +522,10 @@ read_v1_tree(struct pdb_input *in, struct tree *t)
 	struct pdb_input mem;
 	struct pdb *db = t->db;
 	const struct pdb_sink *sink = t->sink;
-	char *data = NULL, *err7 = NULL;
+	char *data = NULL, *err7 = NULL, *err0 = NULL;
 	size_t len;
 	uint64_t at7 = 0, at6 = 0;
-	int rc, rc7, rc6;
+	int rc, rc7, rc6, code0 = pdb_errcode(db);
 
 	memset(&mem, 0, sizeof(mem));
 	mem.base = pdb_in_offset(in);
@@ -548,6 +548,11 @@ read_v1_tree(struct pdb_input *in, struct tree *t)
 	mem.progress = NULL;
 	mem.progress_arg = NULL;
 
+	/* The handle's error before the dry runs, which set their own. */
+	if (code0 != PDB_OK && (err0 = strdup(pdb_errmsg(db))) == NULL) {
+		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		goto out;
+	}
 	t->sink = NULL;
 	t->layout = 7;
 	t->ctx = " (version 1, 7 fields per node)";
@@ -581,8 +586,9 @@ read_v1_tree(struct pdb_input *in, struct tree *t)
 		rc = at7 >= at6 ? pdb_seterr(db, rc7, "%s", err7) : rc6;
 		goto out;
 	}
-	/* Forget the error of the layout that failed. */
-	pdb_seterr(db, PDB_OK, "%s", "");
+	/* Forget the error of the layout that failed: the handle's is as
+	 * it was (libprofdb(3): errors are not reset by a success). */
+	pdb_seterr(db, code0, "%s", err0 != NULL ? err0 : "no error");
 	if ((rc = pdb_meta_set(db, "pgcl_layout",
 	    t->layout == 7 ? "7" : "6")) != PDB_OK ||
 	    (rc = add_schema(t)) != PDB_OK ||
@@ -591,6 +597,7 @@ read_v1_tree(struct pdb_input *in, struct tree *t)
 	rc = read_tree(&mem, t, NULL);
 out:
 	free(err7);
+	free(err0);
 	free(data);
 	return rc;
 }

@@ -551,6 +551,34 @@ Test(pgcl, v1_six_fields)
 }
 
 /*
+ * Finding a version 1 layout parses the tree dry with the wrong one too,
+ * which sets an error; a good read leaves the handle's error as it was
+ * (errors, like errno, are not reset by a success), none or an earlier.
+ */
+Test(pgcl, v1_layout_trial_leaves_the_error_as_it_was)
+{
+	char *path = cg_file("v1-6", NULL, NULL);
+	struct pdb *db = new_db();
+
+	cr_assert_eq(pdb_read_tree(db, path, NULL, NULL, NULL), PDB_OK, "%s",
+	    pdb_errmsg(db));
+	cr_expect_eq(pdb_errcode(db), PDB_OK);
+	cr_expect_str_eq(pdb_errmsg(db), "no error");
+	pdb_free(db);
+
+	db = new_db();
+	cr_expect_eq(pdb_format_ready(pdb_format_find("ghc-prof"), db),
+	    PDB_EUNSUPP);
+	cr_assert_eq(pdb_read_tree(db, path, NULL, NULL, NULL), PDB_OK, "%s",
+	    pdb_errmsg(db));
+	cr_expect_eq(pdb_errcode(db), PDB_EUNSUPP);
+	cr_expect_str_eq(pdb_errmsg(db), "format 'ghc-prof' cannot be written");
+	pdb_free(db);
+	unlink(path);
+	free(path);
+}
+
+/*
  * Version 1 of either layout comes back byte for byte, asked for or by
  * default: the writer keeps the version and the layout it read.
  */
