@@ -54,14 +54,10 @@ locate(const struct guard *g, struct pdb *db, int rc)
 
 	if (rc == 0 || rc == PDB_ESTOP)
 		return rc;
-	/*
-	 * A sink of the caller's may stop without a message: the read
-	 * set no error, or its code is none of ours.
-	 */
+	/* A sink of the caller's may stop without a message. */
 	if (no_error_yet(g, db) && rc == PDB_ENOMEM)
 		pdb_seterr(db, rc, "out of memory");
-	else if (no_error_yet(g, db) || ((rc > 0 || rc < PDB_ESTOP) &&
-	    pdb_errcode(db) != rc))
+	else if (no_error_yet(g, db))
 		pdb_seterr(db, rc, "stopped by the sink (%d)", rc);
 	/* "NAME: " or "NAME:LINE: " begins a message that says where. */
 	if (rc == PDB_ENOMEM || in == NULL ||
