@@ -941,7 +941,8 @@ graph_open(const char *name)
 {
 	Agraph_t *g;
 
-	if ((g = pdbi_sym_agopen((char *)name, *pdbi_sym_Agdirected, NULL)) == NULL)
+	if ((g = pdbi_sym_agopen((char *)name, *pdbi_sym_Agdirected,
+	    NULL)) == NULL)
 		return NULL;
 	pdbi_sym_agattr(g, AGRAPH, "rankdir", "TB");
 	pdbi_sym_agattr(g, AGRAPH, "fontname", FONT);

@@ -187,6 +187,7 @@ out:
 static int
 read_meta(struct jctx *c, json_t *root)
 {
+	const struct ghcjson_metafield *f;
 	json_int_t caps = -1;
 	char buf[32];
 	unsigned i;
@@ -195,22 +196,19 @@ read_meta(struct jctx *c, json_t *root)
 	if ((rc = pdb_meta_set(c->db, "source_format", "ghc-json")) != 0)
 		return rc;
 	for (i = 0; i < GHCJSON_NMETA; i++) {
-		switch (pdbi_ghcjson_metafields[i].type) {
+		f = &pdbi_ghcjson_metafields[i];
+		switch (f->type) {
 		case GJ_STRING:
-			rc = meta_string(c, root, pdbi_ghcjson_metafields[i].field,
-			    pdbi_ghcjson_metafields[i].key);
+			rc = meta_string(c, root, f->field, f->key);
 			break;
 		case GJ_ARGS:
-			rc = meta_args(c, root, pdbi_ghcjson_metafields[i].field,
-			    pdbi_ghcjson_metafields[i].key);
+			rc = meta_args(c, root, f->field, f->key);
 			break;
 		case GJ_NUMBER:
-			rc = meta_number(c, root, pdbi_ghcjson_metafields[i].field,
-			    pdbi_ghcjson_metafields[i].key, NULL);
+			rc = meta_number(c, root, f->field, f->key, NULL);
 			break;
 		case GJ_CAPS:
-			rc = meta_number(c, root, pdbi_ghcjson_metafields[i].field,
-			    pdbi_ghcjson_metafields[i].key, &caps);
+			rc = meta_number(c, root, f->field, f->key, &caps);
 			break;
 		}
 		if (rc != 0)
@@ -408,6 +406,7 @@ static int
 read_node(struct jctx *c, json_t *node, uint32_t *cc, int64_t *vals,
     json_t **kids)
 {
+	const char *field;
 	json_t *v;
 	unsigned i;
 
@@ -428,20 +427,20 @@ read_node(struct jctx *c, json_t *node, uint32_t *cc, int64_t *vals,
 		    "%s: profile node %zu: unknown cost centre id %lld",
 		    c->name, c->nodes, (long long)json_integer_value(v));
 	for (i = 0; i < GHCJSON_NMETRICS; i++) {
-		if ((v = json_object_get(node, pdbi_ghcjson_metrics[i].field)) == NULL)
+		field = pdbi_ghcjson_metrics[i].field;
+		if ((v = json_object_get(node, field)) == NULL)
 			return pdb_seterr(c->db, PDB_EFORMAT,
 			    "%s: profile node %zu: missing '%s'", c->name,
-			    c->nodes, pdbi_ghcjson_metrics[i].field);
+			    c->nodes, field);
 		if (!json_is_integer(v))
 			return pdb_seterr(c->db, PDB_EFORMAT,
 			    "%s: profile node %zu: '%s' is not an integer",
-			    c->name, c->nodes, pdbi_ghcjson_metrics[i].field);
+			    c->name, c->nodes, field);
 		/* GHC writes its counts unsigned (ghcjson_stream.c). */
 		if ((vals[i] = json_integer_value(v)) < 0)
 			return pdb_seterr(c->db, PDB_EFORMAT,
 			    "%s: profile node %zu: '%s' is negative (%lld)",
-			    c->name, c->nodes, pdbi_ghcjson_metrics[i].field,
-			    (long long)vals[i]);
+			    c->name, c->nodes, field, (long long)vals[i]);
 	}
 	if ((v = json_object_get(node, "children")) == NULL)
 		return pdb_seterr(c->db, PDB_EFORMAT,

@@ -295,7 +295,8 @@ find_mark(const char *p, size_t len)
 static xmlNodePtr
 child(xmlNodePtr parent, const char *name, const char *text)
 {
-	return pdbi_sym_xmlNewTextChild(parent, NULL, BAD_CAST name, BAD_CAST text);
+	return pdbi_sym_xmlNewTextChild(parent, NULL, BAD_CAST name,
+	    BAD_CAST text);
 }
 
 static int
@@ -335,9 +336,9 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	n = pdbi_sym_xmlNewChild(head, NULL, BAD_CAST "meta", NULL);
 	pdbi_sym_xmlNewProp(n, BAD_CAST "http-equiv",
 	    BAD_CAST "Content-Security-Policy");
-	pdbi_sym_xmlNewProp(n, BAD_CAST "content", BAD_CAST "default-src 'none'; "
-	    "script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-	    "img-src data:");
+	pdbi_sym_xmlNewProp(n, BAD_CAST "content",
+	    BAD_CAST "default-src 'none'; script-src 'unsafe-inline'; "
+	    "style-src 'unsafe-inline'; img-src data:");
 	/* libxml2 writes the title as it is: no control characters. */
 	utf8_copy(title, sizeof(title) - 32, prog && *prog ? prog : "profile",
 	    1);
@@ -349,7 +350,8 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	n = pdbi_sym_xmlNewChild(body, NULL, BAD_CAST "div", NULL);
 	pdbi_sym_xmlNewProp(n, BAD_CAST "id", BAD_CAST "app");
 	script = child(body, "script", DATA_MARK);
-	pdbi_sym_xmlNewProp(script, BAD_CAST "type", BAD_CAST "application/json");
+	pdbi_sym_xmlNewProp(script, BAD_CAST "type",
+	    BAD_CAST "application/json");
 	pdbi_sym_xmlNewProp(script, BAD_CAST "id", BAD_CAST "profile-data");
 	child(body, "script", (const char *)pdbi_viewer_js);
 	/*

@@ -32,6 +32,7 @@ const struct ghcjson_metafield pdbi_ghcjson_metafields[GHCJSON_NMETA] = {
 int
 pdbi_ghcjson_schema(struct pdb *db, const char *name)
 {
+	const struct ghcjson_metric *mt;
 	unsigned i;
 	int rc, have;
 
@@ -43,8 +44,8 @@ pdbi_ghcjson_schema(struct pdb *db, const char *name)
 			return pdb_seterr(db, PDB_EINVAL,
 			    "%s: profile handle already has another schema",
 			    name);
-		if ((rc = pdb_metric_add(db, pdbi_ghcjson_metrics[i].field,
-		    pdbi_ghcjson_metrics[i].unit, pdbi_ghcjson_metrics[i].kind, 0,
+		mt = &pdbi_ghcjson_metrics[i];
+		if ((rc = pdb_metric_add(db, mt->field, mt->unit, mt->kind, 0,
 		    NULL)) != 0)
 			return rc;
 	}
@@ -71,8 +72,9 @@ pdbi_ghcjson_totals(struct pdb *db, const char *name,
 		if (*end != '\0' || errno != 0 || want == s->v[i])
 			continue;
 		pdb_warn(db, "%s: the tree's %s add up to %llu, its %s says "
-		    "%llu: the file was edited", name, pdbi_ghcjson_metrics[i].field,
-		    (unsigned long long)s->v[i], keys[i], want);
+		    "%llu: the file was edited", name,
+		    pdbi_ghcjson_metrics[i].field, (unsigned long long)s->v[i],
+		    keys[i], want);
 	}
 }
 

@@ -100,7 +100,7 @@ struct keyent {
 /* A profile node's own keys, kept as bits of its level. */
 struct nodekey {
 	const char	*name;
-	size_t		 len;		/* compared first: five keys a node */
+	size_t		 len;		/* compared first */
 	unsigned	 bit;
 	int		 slot;		/* in rec.v; -1: the id, or children */
 };
@@ -921,7 +921,8 @@ cb_key(void *ctx, const unsigned char *key, size_t len)
 	j->keyidx = -1;
 	if (l != NULL && l->ctx == C_TOP)
 		for (i = 0; i < GHCJSON_NMETA; i++)
-			if (strcmp(j->key, pdbi_ghcjson_metafields[i].field) == 0)
+			if (strcmp(j->key,
+			    pdbi_ghcjson_metafields[i].field) == 0)
 				j->keyidx = (int)i;
 	return 1;
 }

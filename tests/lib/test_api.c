@@ -246,7 +246,8 @@ Test(api, sinks_start_afresh_at_begin)
 	cr_assert((flat = pdb_flat_new(NULL)) != NULL);
 	for (pass = 0; pass < 2; pass++) {
 		cr_assert_eq(pdb_replay(db, pdb_flat_sink(flat)), PDB_OK);
-		cr_expect_eq(pdb_flat_self(flat, cc[1], 0), 20, "pass %d", pass);
+		cr_expect_eq(pdb_flat_self(flat, cc[1], 0), 20, "pass %d",
+		    pass);
 		cr_expect_eq(pdb_flat_self(flat, cc[3], 0), 60);
 		cr_expect_eq(pdb_flat_inherited(flat, cc[1], 0), 90);
 		cr_expect_eq(pdb_flat_total(flat, 0), 90);
