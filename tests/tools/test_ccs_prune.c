@@ -375,6 +375,23 @@ Test(ccs_prune, negative_values)
 /* ---- --max-stacks ---- */
 
 /*
+ * Run "ccs-prune -v --max-stacks n input then" (then: where the output
+ * goes) into r, and expect it to succeed and -v to say "--max-stacks:
+ * said".
+ */
+static void
+run_max_stacks(struct run *r, const char *n, const char *input,
+    const char *then, const char *said)
+{
+	char want[128];
+
+	run(r, "ccs-prune -v --max-stacks %s %s %s", n, input, then);
+	cr_expect_eq(r->status, 0, "%s", r->err);
+	snprintf(want, sizeof(want), "ccs-prune: --max-stacks: %s", said);
+	cr_expect(has_line(r->err, want), "%s: %s", n, r->err);
+}
+
+/*
  * Fig. 7 has 21 stacks with the reader's root.  Ranked by inclusive
  * samples: 1237 three times, 1188 twice, 1181 three times, b 49, e and
  * b;e;g 26, d and b;d;g 23, ...  The threshold is one above the first
@@ -392,16 +409,11 @@ Test(ccs_prune, max_stacks_fig7)
 		{ "12", "11 of 21 stacks kept, inclusive samples at least 24" },
 	};
 	struct run r;
-	char want[128];
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		run(&r, "ccs-prune -v --max-stacks %s " FIG7 " >/dev/null",
-		    cases[i].n);
-		cr_expect_eq(r.status, 0);
-		snprintf(want, sizeof(want), "ccs-prune: --max-stacks: %s",
+		run_max_stacks(&r, cases[i].n, FIG7, ">/dev/null",
 		    cases[i].kept);
-		cr_expect(has_line(r.err, want), "%s: %s", cases[i].n, r.err);
 		cr_expect_eq(reported(r.err, "samples"), 56, "%s", r.err);
 		run_free(&r);
 	}
@@ -443,17 +455,12 @@ Test(ccs_prune, max_stacks_negative_and_extreme)
 		{ "3", "3 of 4 stacks kept, inclusive samples at least -99" },
 	};
 	char *in = write_temp("a 10\nb 10\nc -100\n", 17, ".folded");
-	char want[128];
 	struct run r;
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		run(&r, "ccs-prune -v --max-stacks %s %s | ccs-stacks --all",
-		    cases[i].n, in);
-		cr_expect_eq(r.status, 0);
-		snprintf(want, sizeof(want), "ccs-prune: --max-stacks: %s",
+		run_max_stacks(&r, cases[i].n, in, "| ccs-stacks --all",
 		    cases[i].line);
-		cr_expect(has_line(r.err, want), "%s: %s", cases[i].n, r.err);
 		cr_expect_eq(count_lines(r.out), i < 2 ? 1 : 3, "%s", r.out);
 		run_free(&r);
 	}
