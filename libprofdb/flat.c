@@ -157,6 +157,35 @@ is_selected(struct pdb_flat *f, struct pdb *db, uint32_t cc)
 	return f->selected[cc];
 }
 
+/* Free what a profile read made, and leave f as pdb_flat_new() did. */
+static void
+flat_clear(struct pdb_flat *f)
+{
+	struct pdb_flat keep = *f;
+
+	free(f->kinds);
+	free(f->csmem);
+	free(f->selected);
+	free(f->seen);
+	free(f->onpath);
+	free(f->path);
+	free(f->acc);
+	free(f->total);
+	free(f->range);
+	free(f->keep);
+	free(f->range0);
+	free(f->sum);
+	free(f->mag);
+	free(f->own);
+	free(f->col);
+	free(f->slot);
+	memset(f, 0, sizeof(*f));
+	f->sel = keep.sel;
+	f->sink = keep.sink;
+	f->want = keep.want;
+	f->want_arg = keep.want_arg;
+}
+
 /*
  * A profile starts: what an earlier one left is dropped, so that a flat
  * profile can take one profile after another, each counted alone.
@@ -168,22 +197,8 @@ f_begin(void *arg, struct pdb *db)
 	unsigned m, k;
 	int pass;
 
-	free(f->csmem);
-	free(f->selected);
-	free(f->seen);
-	free(f->onpath);
-	f->csmem = NULL;
-	f->cs = NULL;
-	f->selected = NULL;
-	f->seen = NULL;
-	f->onpath = NULL;
-	f->ncc = f->capcc = 0;
-	f->depth = 0;
-	f->nodes = 0;
-	f->root_cc = 0;
+	flat_clear(f);
 	f->nschema = pdb_metric_count(db);
-	free(f->col);
-	free(f->slot);
 	f->col = pdbi_malloc((f->nschema + 1) * sizeof(*f->col));
 	f->slot = pdbi_malloc((f->nschema + 1) * sizeof(*f->slot));
 	if (f->col == NULL || f->slot == NULL)
@@ -208,14 +223,6 @@ f_begin(void *arg, struct pdb *db)
 		f->slot[m] = -1;
 	for (k = 0; k < f->nm; k++)
 		f->slot[f->col[k]] = (int)k;
-	free(f->kinds);
-	free(f->total);
-	free(f->range);
-	free(f->keep);
-	free(f->range0);
-	free(f->sum);
-	free(f->mag);
-	free(f->own);
 	f->kinds = pdbi_malloc((f->nm + 1) * sizeof(*f->kinds));
 	f->total = pdbi_calloc(f->nm + 1, sizeof(*f->total));
 	f->range = pdbi_calloc(2 * f->nm + 1, sizeof(*f->range));
@@ -234,12 +241,6 @@ f_begin(void *arg, struct pdb *db)
 	}
 	/* Nothing to look up per node when nothing is de-selected. */
 	f->all = pdb_sel_is_trivial(f->sel);
-	/* The path's sums have nm entries a level: size them anew. */
-	free(f->path);
-	free(f->acc);
-	f->path = NULL;
-	f->acc = NULL;
-	f->cappath = 0;
 	return PDB_OK;
 }
 
@@ -661,22 +662,7 @@ pdb_flat_free(struct pdb_flat *f)
 {
 	if (f == NULL)
 		return;
-	free(f->kinds);
-	free(f->csmem);
-	free(f->selected);
-	free(f->seen);
-	free(f->onpath);
-	free(f->path);
-	free(f->acc);
-	free(f->total);
-	free(f->range);
-	free(f->keep);
-	free(f->range0);
-	free(f->sum);
-	free(f->mag);
-	free(f->own);
-	free(f->col);
-	free(f->slot);
+	flat_clear(f);
 	free(f);
 }
 
