@@ -220,7 +220,7 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 		if (fmt == NULL) {
 			rc = pdb_seterr(db, PDB_EFORMAT, have == 0 ?
 			    "%s: empty file" : "%s: not a profile in any "
-			    "known format (see --list-formats)", in->name);
+			    "known format (see ccs-formats(5))", in->name);
 			goto out;
 		}
 	} else if (fmt->read == NULL) {

@@ -212,7 +212,7 @@ Test(ccs_convert, not_a_profile)
 	run(&r, "ccs-convert -t folded Makefile");
 	cr_expect_eq(r.status, 1);
 	cr_expect_str_eq(r.err, "ccs-convert: Makefile: not a profile in any "
-	    "known format (see --list-formats)\n");
+	    "known format (see ccs-formats(5))\n");
 	cr_expect_str_empty(r.out);
 	run_free(&r);
 }

@@ -646,7 +646,7 @@ Test(ccs_flat, not_a_profile)
 	run(&r, "ccs-flat Makefile");
 	cr_expect_eq(r.status, 1);
 	cr_expect_str_eq(r.err, "ccs-flat: Makefile: not a profile in any "
-	    "known format (see --list-formats)\n");
+	    "known format (see ccs-formats(5))\n");
 	run_free(&r);
 	run(&r, "ccs-flat %s", empty);
 	cr_expect_eq(r.status, 1);

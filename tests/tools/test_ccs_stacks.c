@@ -546,5 +546,5 @@ Test(ccs_stacks, first_line_detected_as_read)
 	    "ccs-stacks: <stdin>:1: '3.' is not an integer count\n");
 	check_fails_with("printf 'a;b 0x10\\n' | ccs-stacks",
 	    "ccs-stacks: <stdin>: not a profile in any known format "
-	    "(see --list-formats)\n");
+	    "(see ccs-formats(5))\n");
 }
