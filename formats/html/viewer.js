@@ -465,7 +465,10 @@
 		tab: 'tree', sortCol: 'self', sortDesc: true, flatLimit: 300,
 		tree: null, a: null, report: null, sel: null,
 		expanded: new Set(), limits: new Map(), hot: 0, arm: [], armSet: new Set(),
-		callersOf: -1, callersTree: null, callersA: null, callersExpanded: new Set(),
+		/* callersAuto: callersOf was not chosen but is the largest
+		 * self cost, chosen again when the view changes. */
+		callersOf: -1, callersAuto: false, callersTree: null, callersA: null,
+		callersExpanded: new Set(),
 		callersLimits: new Map(), searchFrom: 0, hit: -1, hitPath: new Set(), flameRoot: 0
 	};
 
@@ -511,6 +514,8 @@
 		S.hitPath = new Set();
 		S.searchFrom = 0;
 		S.flameRoot = 0;
+		if (S.callersAuto)
+			S.callersOf = -1;
 		if (S.callersOf >= 0)
 			computeCallers();
 		S.elapsed = performance.now() - t0;
@@ -935,6 +940,7 @@
 				link.title = 'show the callers of ' + ccName(c);
 				activatable(link, function () {
 					S.callersOf = c;
+					S.callersAuto = false;
 					computeCallers();
 					S.tab = 'callers';
 					render();
@@ -970,9 +976,31 @@
 
 	/* ---- callers ---- */
 
+	/*
+	 * The selected cost centre of largest self cost in the view (the
+	 * flat table's first row), the first by name of equals; -1 if none
+	 * has a positive one.
+	 */
+	function largestSelf() {
+		const a = S.a, m = S.metric;
+		let best = -1;
+		for (let c = 0; c < NCC; c++) {
+			if (!S.sel[c] || !a.seen[c] || isSynthetic(c) || !(a.self[m][c] > 0))
+				continue;
+			if (best < 0 || a.self[m][c] > a.self[m][best] ||
+			    (a.self[m][c] === a.self[m][best] && ccName(c) < ccName(best)))
+				best = c;
+		}
+		return best;
+	}
+
 	function renderCallers() {
 		const v = views.callers;
 		v.textContent = '';
+		if (S.callersOf < 0 && (S.callersOf = largestSelf()) >= 0) {
+			S.callersAuto = true;
+			computeCallers();
+		}
 		if (S.callersOf < 0) {
 			v.append(el('p', 'note', 'Click a cost centre in the flat table to see its callers: ' +
 			    'every calling context of its outermost occurrences, merged into one tree.'));
@@ -983,10 +1011,16 @@
 			return;
 		}
 		const t = S.callersTree, a = S.callersA;
+		let contexts = 0;
+		for (let i = 0; i < t.n; i++)
+			if (t.first[i] < 0)
+				contexts++;
 		v.append(el('p', 'note', 'Callers of ' + ccName(S.callersOf) + ': ' +
 		    fmt(a.inc[S.metric][0]) + ' ' + D.metrics[S.metric].unit + ' in ' +
-		    (function () { let k = 0; for (let i = 0; i < t.n; i++) if (t.first[i] < 0) k++; return k; })() +
-		    ' calling contexts.'));
+		    contexts + (contexts === 1 ? ' calling context.' : ' calling contexts.')));
+		if (S.callersAuto)
+			v.append(el('p', 'note', ccName(S.callersOf) + ' has the largest self cost in this view; ' +
+			    'click another cost centre in the flat table to see its callers.'));
 		const tr = el('div', 'tree');
 		tr.append(treeHead());
 		treeRows(t, a, S.callersExpanded, S.callersLimits, false, new Set(),

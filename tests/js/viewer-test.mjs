@@ -107,11 +107,26 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.click('#find');
 	check(await page.$eval('.row.hit .label', (e) => e.textContent) === 'rev', 'search finds rev');
 
+	// Callers before any is chosen: the largest self cost, chosen
+	// again when the selection changes.
+	await page.click('#tab-callers');
+	let callersText = await page.textContent('#view-callers');
+	check(/Callers of Main\.rev: 47 ticks in 6 calling contexts/.test(callersText) &&
+	    /Main\.rev has the largest self cost/.test(callersText), `callers at first: ${callersText}`);
+	await page.fill('#deselect', 'rev');
+	await page.click('#apply');
+	callersText = await page.textContent('#view-callers');
+	check(/Callers of Main\.j: 46 ticks in 3 calling contexts/.test(callersText) &&
+	    /Main\.j has the largest self cost/.test(callersText),
+	    `callers after de-selecting rev: ${callersText}`);
+	await page.click('#reset');
+
 	// Callers of rev.
 	await page.click('#tab-flat');
 	await page.click('tr[data-name="Main.rev"] .link');
 	check(/Callers of Main\.rev: 47 ticks in 6 calling contexts/.test(await page.textContent('#view-callers')),
 	    `callers: ${await page.textContent('#view-callers .note')}`);
+	check(!/largest self cost/.test(await page.textContent('#view-callers')), 'a clicked name is not called the largest');
 
 	// Flame graph.
 	await page.click('#tab-flame');
@@ -251,7 +266,7 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.click('#tab-flat');
 	await page.click('tr[data-name="MAIN.recf"] .link');
 	const note = await page.textContent('#view-callers .note').catch(() => '');
-	check(/: 3 calls/.test(note), `callers of recf count its 3 entries: ${note} (ccs-callers: ${cli.trim().split('\n').pop()})`);
+	check(/: 3 calls in 1 calling context\./.test(note), `callers of recf count its 3 entries, in one context: ${note} (ccs-callers: ${cli.trim().split('\n').pop()})`);
 	await page.close();
 }
 {
