@@ -713,6 +713,33 @@ Test(ccs_tree, deep, .timeout = 60)
 }
 
 /*
+ * The name column stops growing at 100 columns: a stack 300 deep no
+ * longer pads every other line to its width, and pushes only its own
+ * columns right.
+ */
+Test(ccs_tree, name_column_bounded)
+{
+	char *in = write_temp("", 0, ".folded");
+	struct run r;
+	FILE *f;
+	int i;
+
+	cr_assert((f = fopen(in, "w")) != NULL);
+	for (i = 0; i < 300; i++)
+		fprintf(f, "%sx%d", i ? ";" : "", i);
+	fprintf(f, " 5\nx0;short 1\n");
+	cr_assert_eq(fclose(f), 0);
+	/* Each line's length, and where its first number (the header's
+	 * first "samples") starts. */
+	run_ok(&r, "ccs-tree %s | awk '/COST CENTRE|^ short |^ {299}x299 /"
+	    " { print length($0), match($0, / [0-9]| samples/) }'", in);
+	cr_expect_str_eq(r.out, "149 115\n352 324\n149 121\n", "%s", r.out);
+	run_free(&r);
+	unlink(in);
+	free(in);
+}
+
+/*
  * Names that are not printable ASCII keep their place in the line: a
  * UTF-8 name counts a column a code point, a control character is
  * escaped, and the columns after them line up with the others.
