@@ -340,7 +340,7 @@ frac(int64_t v, int64_t total)
 static double
 pct(int64_t v, int64_t total)
 {
-	return total == 0 ? 0 : 100.0 * (double)v / (double)total;
+	return total == 0 || v == 0 ? 0 : 100.0 * (double)v / (double)total;
 }
 
 /* Whether |v| reaches p percent of |total|. */

@@ -108,12 +108,14 @@ tsv_field(FILE *out, const char *s)
 
 /*
  * A percentage with one decimal, computed in the order GHC's report does
- * (x / total * 100.0, in double), so that the rounding is GHC's too.
+ * (x / total * 100.0, in double), so that the rounding is GHC's too; 0.0
+ * for nothing, of a negative total too.
  */
 static void
 fmt_pct(char *buf, int64_t x, int64_t total)
 {
-	double p = total == 0 ? 0.0 : (double)x / (double)total * 100.0;
+	double p = total == 0 || x == 0 ? 0.0 :
+	    (double)x / (double)total * 100.0;
 
 	if (!tool_fmt_tenths(buf, NUMLEN, p))
 		snprintf(buf, NUMLEN, "%.1f", p);

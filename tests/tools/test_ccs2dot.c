@@ -241,6 +241,23 @@ Test(ccs2dot, deselect)
 	agclose(g);
 }
 
+/* Of a negative total, nothing is 0.0 per cent, not -0.0. */
+Test(ccs2dot, zero_of_a_negative_total)
+{
+	static const char neg[] = "a;b 5\na;c -10\n";
+	char *path = write_temp(neg, sizeof(neg) - 1, ".folded");
+	char args[4096];
+	Agraph_t *g;
+
+	snprintf(args, sizeof(args), "%s", path);
+	g = dot_of(args);
+	cr_expect_str_eq(node_label(g, "a"),
+	    "a\\nself 0 (0.0%)\\ninherited -5 (100.0%)");
+	agclose(g);
+	unlink(path);
+	free(path);
+}
+
 /* Fig. 13: a few selected cost centres. */
 Test(ccs2dot, select)
 {

@@ -814,3 +814,21 @@ Test(ccs_flat, sources_when_names_repeat)
 	    strstr(r.out, "SRC") == NULL, "%s", r.out);
 	run_free(&r);
 }
+
+/* Of a negative total, nothing is 0.0 per cent, not -0.0. */
+Test(ccs_flat, zero_of_a_negative_total)
+{
+	static const char neg[] = "a;b 5\na;c -10\n";
+	char *path = write_temp(neg, sizeof(neg) - 1, ".folded");
+	struct run r;
+
+	run(&r, "ccs-flat %s | sed -n '$p' | sed -n 1p; ccs-flat %s | "
+	    "grep '^a '", path, path);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out,
+	    "c                               -10  200.0             -10  200.0\n"
+	    "a                                 0    0.0              -5  100.0\n");
+	run_free(&r);
+	unlink(path);
+	free(path);
+}

@@ -765,3 +765,18 @@ Test(ccs_tree, names_not_ascii_in_place)
 	unlink(in);
 	free(in);
 }
+
+/* Of a negative total, nothing is 0.0 per cent, not -0.0. */
+Test(ccs_tree, zero_of_a_negative_total)
+{
+	static const char neg[] = "a;b 5\na;c -10\n";
+	char *path = write_temp(neg, sizeof(neg) - 1, ".folded");
+	struct run r;
+
+	run_ok(&r, "ccs-tree %s | grep '^a '", path);
+	cr_expect_str_eq(r.out,
+	    "a                               0      0.0       -5    100.0\n");
+	run_free(&r);
+	unlink(path);
+	free(path);
+}

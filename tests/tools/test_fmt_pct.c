@@ -4,7 +4,8 @@
  *
  * tool_fmt_pct() prints what printf("%.1f") would, without printf():
  * the same digits, the same ties (half to even), the sign of a negative
- * zero, for every kind of value a report has.
+ * share that rounds to zero, for every kind of value a report has.  A
+ * part of 0 is 0.0 whatever the total's sign.
  */
 #include <criterion/criterion.h>
 
@@ -18,7 +19,8 @@ static void
 same(int64_t part, int64_t total)
 {
 	char want[64], got[64];
-	double x = total == 0 ? 0.0 : 100.0 * (double)part / (double)total;
+	double x = total == 0 || part == 0 ? 0.0 :
+	    100.0 * (double)part / (double)total;
 
 	snprintf(want, sizeof(want), "%.1f", x);
 	tool_fmt_pct(got, sizeof(got), part, total);
@@ -41,9 +43,11 @@ Test(fmt_pct, ties_round_half_to_even)
 
 Test(fmt_pct, signs_and_zeros)
 {
+	char buf[64];
+
 	same(0, 0);
 	same(0, 5);
-	same(0, -5);		/* -0.0 */
+	same(0, -5);		/* not the division's -0.0 */
 	same(-1, 3000);		/* rounds to -0.0 */
 	same(1, -3000);
 	same(-7, -3);
@@ -51,6 +55,8 @@ Test(fmt_pct, signs_and_zeros)
 	same(INT64_MIN, 1);
 	same(INT64_MIN, -1);
 	same(1, INT64_MAX);
+	cr_expect_str_eq(tool_fmt_pct(buf, sizeof(buf), 0, -5), "0.0");
+	cr_expect_str_eq(tool_fmt_pct(buf, sizeof(buf), -1, 3000), "-0.0");
 }
 
 /* A few million values of every size, with a fixed seed. */

@@ -184,11 +184,13 @@ tool_put_left(FILE *out, const char *s, int w)
 }
 
 /* The percentage, printed by the thousand in a report: printf() would
- * be most of the report's time. */
+ * be most of the report's time.  Nothing of a negative total is 0.0,
+ * not the -0.0 of the division. */
 const char *
 tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total)
 {
-	double x = total == 0 ? 0.0 : 100.0 * (double)part / (double)total;
+	double x = total == 0 || part == 0 ? 0.0 :
+	    100.0 * (double)part / (double)total;
 
 	if (!tool_fmt_tenths(buf, len, x))
 		snprintf(buf, len, "%.1f", x);
