@@ -101,7 +101,8 @@ int		 pdb_in_map(struct pdb_input *);
 /*
  * Set the error of a failed pdb_in_fill() on db and return its code:
  * out of memory, a bad gzip stream (a format error at byte at, where
- * the reader is, or for bytes after the gzip data at their offset in
+ * the reader is, or further at the end of the data inflated, where the
+ * stream broke off; for bytes after the gzip data, at their offset in
  * the file), or errno.
  */
 int		 pdb_in_seterr(struct pdb_input *, struct pdb *, uint64_t at);

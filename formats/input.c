@@ -461,6 +461,10 @@ pdb_in_seterr(struct pdb_input *in, struct pdb *db, uint64_t at)
 		return pdb_seterr(db, PDB_EFORMAT,
 		    "%s: compressed byte %llu: %s", in->name,
 		    (unsigned long long)g->trailing, msg);
+	/* A reader that asked for more than it read (a JSON document
+	 * whole) is at its start: the stream broke off further on. */
+	if (msg != NULL && at < in->base + in->len)
+		at = in->base + in->len;
 	if (msg != NULL)
 		return pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s",
 		    in->name, (unsigned long long)at, msg);

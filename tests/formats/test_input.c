@@ -538,3 +538,80 @@ Test(input, longest_line, .timeout = 60)
 	pdb_free(db);
 	free(text);
 }
+
+/* How many bytes zlib inflates from the n bytes of gzip at b. */
+static uint64_t
+inflated_len(const unsigned char *b, size_t n)
+{
+	unsigned char out[65536];
+	uint64_t total = 0;
+	z_stream z;
+	int rc;
+
+	memset(&z, 0, sizeof(z));
+	cr_assert(inflateInit2(&z, 16 + MAX_WBITS) == Z_OK);
+	z.next_in = (unsigned char *)(uintptr_t)b;
+	z.avail_in = (uInt)n;
+	do {
+		z.next_out = out;
+		z.avail_out = sizeof(out);
+		rc = inflate(&z, Z_NO_FLUSH);
+		total += sizeof(out) - z.avail_out;
+	} while (rc == Z_OK && z.avail_out == 0);
+	inflateEnd(&z);
+	return total;
+}
+
+/*
+ * A JSON document under 32 KiB is read whole before it is parsed, so
+ * when its gzip stream breaks off, the reader is still at byte 0: the
+ * damage is placed where the bytes inflated end, as for the formats
+ * read as they come.  GHC's JSON, and ours written from it.
+ */
+Test(input, gzip_cut_in_a_small_json_says_where)
+{
+	const struct pdb_format *fmts[] = { &pdb_fmt_ghcjson, &pdb_fmt_json };
+	struct pdb_opts o;
+	struct pdb *db;
+	struct enc gz;
+	char *text, *path, want[4300];
+	size_t len, cut, k;
+	FILE *f;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	for (k = 0; k < 2; k++) {
+		if (k == 0) {
+			cr_assert((f = fopen("tests/data/ghc/mj.json",
+			    "rb")) != NULL);
+			cr_assert((text = malloc(65536)) != NULL);
+			len = fread(text, 1, 65536, f);
+			fclose(f);
+		} else {
+			cr_assert((db = pdb_new()) != NULL);
+			cr_assert_eq(pdb_read_tree(db, "tests/data/ghc/mj.json",
+			    NULL, NULL, NULL), 0, "%s", pdb_errmsg(db));
+			cr_assert((f = open_memstream(&text, &len)) != NULL);
+			cr_assert_eq(pdb_write(db, f, fmts[k], &o), 0, "%s",
+			    pdb_errmsg(db));
+			cr_assert_eq(fclose(f), 0);
+			pdb_free(db);
+		}
+		cr_assert(len > 4096 && len < 32768, "%zu bytes", len);
+		memset(&gz, 0, sizeof(gz));
+		member(&gz, (unsigned char *)text, len, 6);
+		cut = gz.len / 2;
+		path = write_temp(gz.b, cut, ".gz");
+		cr_assert((db = pdb_new()) != NULL);
+		rc = pdb_read_tree(db, path, fmts[k], NULL, NULL);
+		cr_expect_eq(rc, PDB_EFORMAT, "%s", pdb_errmsg(db));
+		snprintf(want, sizeof(want), "%s: byte %llu: unexpected end of "
+		    "file", path, (unsigned long long)inflated_len(gz.b, cut));
+		cr_expect_str_eq(pdb_errmsg(db), want, "%s", fmts[k]->name);
+		pdb_free(db);
+		unlink(path);
+		free(path);
+		free(gz.b);
+		free(text);
+	}
+}
