@@ -317,6 +317,42 @@ Test(output, o_into_missing_directory_every_tool, .timeout = 300)
 	}
 }
 
+/*
+ * An empty file name, as a shell makes of an unset variable, is a usage
+ * error for every tool (ccs-gen too), and so are the pattern files'.
+ */
+Test(output, empty_file_names_refused, .timeout = 120)
+{
+	static const char *const more[] = {
+	    "ccs-gen -n 10 -o ''", "ccs-select --select-file ''",
+	    "ccs-flat --deselect-file ''" };
+	struct run r;
+	char want[256];
+	size_t i;
+
+	for (i = 0; i < NTOOLS; i++) {
+		const struct tool *t = &tools[i];
+
+		if (!built(t->name))
+			continue;
+		run(&r, "%s %s -o '' %s", t->name, t->args, GHC_PA);
+		snprintf(want, sizeof(want), "%s: -o: empty file name\n",
+		    t->name);
+		cr_expect_eq(r.status, 2, "%s %s -o '': exit %d", t->name,
+		    t->args, r.status);
+		cr_expect_str_eq(r.err, want, "%s %s -o ''", t->name, t->args);
+		cr_expect_str_empty(r.out);
+		run_free(&r);
+	}
+	for (i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
+		run(&r, "%s %s", more[i], GHC_PA);
+		cr_expect_eq(r.status, 2, "%s: exit %d", more[i], r.status);
+		cr_expect(strstr(r.err, ": empty file name\n") != NULL, "%s: %s",
+		    more[i], r.err);
+		run_free(&r);
+	}
+}
+
 /* Devices cannot be replaced by a rename: they are written directly. */
 Test(output, o_dev_null_is_written_not_replaced)
 {

@@ -266,6 +266,16 @@ add_min(struct tool_common *c, int ch, const char *arg)
 	c->nmins++;
 }
 
+/* An empty file name is a slip of the shell, not a file to open. */
+static void
+empty_name(const char *opt, const char *arg)
+{
+	if (*arg == '\0') {
+		tool_warnx("%s: empty file name", opt);
+		exit(TOOL_USAGE);
+	}
+}
+
 int
 tool_common_option(struct tool_common *c, int ch, const char *arg,
     const char *usage, const char *helptext)
@@ -299,6 +309,7 @@ tool_common_option(struct tool_common *c, int ch, const char *arg,
 		c->metric = arg;
 		return 1;
 	case 'o':
+		empty_name("-o", arg);
 		c->outpath = strcmp(arg, "-") == 0 ? NULL : arg;
 		return 1;
 	case 'q':
@@ -308,11 +319,13 @@ tool_common_option(struct tool_common *c, int ch, const char *arg,
 		c->opts.flags |= PDB_OPT_COMPENSATE;
 		return 1;
 	case OPT_DESELECT_FILE:
+		empty_name("--deselect-file", arg);
 		add_pattern_file(c, 0, arg);
 		return 1;
 	case OPT_LIST_FORMATS:
 		list_formats();
 	case OPT_SELECT_FILE:
+		empty_name("--select-file", arg);
 		add_pattern_file(c, 1, arg);
 		return 1;
 	case OPT_VERSION:
