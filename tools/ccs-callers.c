@@ -44,7 +44,7 @@ static const char helptext[] =
     "                         calling context\n"
     "      --tsv              tab-separated output with a header line\n"
     TOOL_PRUNE_HELP
-    TOOL_COMMON_HELP;
+    TOOL_COMMON_HELP("metric to report (default: ticks or samples)");
 
 enum { OPT_FOLDED = OPT_TOOL_BASE };
 

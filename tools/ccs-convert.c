@@ -7,12 +7,13 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
 
 static const char usage[] =
-    "ccs-convert [-F] [--compress] [-f format] [-s pattern] [-d pattern] "
-    "-t format [-o file] [--pgcl-version N] [file]";
+    "ccs-convert [-F] [--compress] [-f format] [-m metric] [-s pattern] "
+    "[-d pattern] -t format [-o file] [--pgcl-version N] [file]";
 
 static const char helptext[] =
     "Convert a profile from one format to another.\n\n"
@@ -22,7 +23,7 @@ static const char helptext[] =
     "  -F, --force            write binary output even to a terminal\n"
     "      --compress         compress stacks: no cost centre twice on one\n"
     "                         stack (Morgan & Jarvis 2.4)\n"
-    TOOL_COMMON_HELP;
+    TOOL_COMMON_HELP("metric of a folded output (default: ticks or samples)");
 
 enum { OPT_PGCL_VERSION = OPT_TOOL_BASE, OPT_COMPRESS };
 
@@ -72,6 +73,13 @@ main(int argc, char *argv[])
 		c.outformat = pdb_format_guess(c.outpath);
 	if (c.outformat == NULL) {
 		tool_warnx("no output format: give -t FORMAT");
+		tool_usage(usage);
+	}
+	/* It would change nothing: say so rather than ignore it. */
+	if (c.opts.pgcl_version != 0 &&
+	    strcmp(c.outformat->name, "pgcl") != 0) {
+		tool_warnx("--pgcl-version: the output is %s, not pgcl",
+		    c.outformat->name);
 		tool_usage(usage);
 	}
 	c.opts.metric = c.metric;

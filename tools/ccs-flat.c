@@ -24,7 +24,7 @@ static const char helptext[] =
     "centre.\n\n"
     "  -n, --top N            print only the first N rows\n"
     "      --tsv              tab-separated output with a header line\n"
-    TOOL_COMMON_HELP;
+    TOOL_COMMON_HELP("metric to report (default: ticks or samples)");
 
 struct row {
 	int64_t		 self, inh, entries;

@@ -32,7 +32,7 @@ static const char helptext[] =
     "  -n, --top N            also list the N most expensive stacks\n"
     "      --tsv              tab-separated output\n"
     TOOL_PRUNE_HELP
-    TOOL_COMMON_HELP;
+    TOOL_COMMON_HELP("metric to report (default: ticks or samples)");
 
 /*
  * Write a name, escaped (tool_put_text()): on one line, without control

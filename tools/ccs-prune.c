@@ -12,9 +12,9 @@
 #include "common.h"
 
 static const char usage[] =
-    "ccs-prune [-v] [--min-ticks N] [--min-words N] [--min metric=N] "
-    "[--min-pct P] [--exclude pat]... [-f format] [-t format] [-o file] "
-    "[file]";
+    "ccs-prune [-v] [-m metric] [--min-ticks N] [--min-words N] "
+    "[--min metric=N] [--min-pct P] [--exclude pat]... [-f format] "
+    "[-t format] [-o file] [file]";
 
 static const char helptext[] =
     "Remove small or excluded stacks, folding their cost into the parent.\n\n"
@@ -22,7 +22,7 @@ static const char helptext[] =
     "  -v, --verbose          report on stderr how much was folded\n"
     "  -t, --to FORMAT        output format (default: dump)\n"
     "  -F, --force            write binary output even to a terminal\n"
-    TOOL_COMMON_HELP;
+    TOOL_COMMON_HELP("metric of --min-pct and of a folded output");
 
 int
 main(int argc, char *argv[])

@@ -12,15 +12,16 @@
 #include "common.h"
 
 static const char usage[] =
-    "ccs-select [-s pat]... [-d pat]... [--select-file file] "
-    "[--deselect-file file] [-f format] [-t format] [-o file] [file]";
+    "ccs-select [-Fq] [-s pat]... [-d pat]... [--select-file file] "
+    "[--deselect-file file] [-f format] [-m metric] [-t format] [-o file] "
+    "[file]";
 
 static const char helptext[] =
     "Project a profile on the selected cost centres: the costs of the\n"
     "others move to the nearest selected cost centre below them.\n\n"
     "  -t, --to FORMAT        output format (default: dump)\n"
     "  -F, --force            write binary output even to a terminal\n"
-    TOOL_COMMON_HELP;
+    TOOL_COMMON_HELP("metric of a folded output (default: ticks or samples)");
 
 int
 main(int argc, char *argv[])

@@ -20,7 +20,7 @@ static const char helptext[] =
     "  -a, --all              print stacks of zero cost too\n"
     "      --sort             most expensive stacks first\n"
     TOOL_PRUNE_HELP
-    TOOL_COMMON_HELP;
+    TOOL_COMMON_HELP("metric to print (default: ticks or samples)");
 
 enum { OPT_SORT = OPT_TOOL_BASE };
 

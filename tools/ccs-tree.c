@@ -33,7 +33,7 @@ static const char helptext[] =
     "      --depth N          hide stacks deeper than level N (the root is 0)\n"
     "      --min-pct P        hide subtrees below P% of the total\n"
     "      --tsv              tab-separated output with a header line\n"
-    TOOL_COMMON_HELP;
+    TOOL_COMMON_HELP("show this metric alone (default: ticks and alloc)");
 
 enum { OPT_DEPTH = OPT_TOOL_BASE, OPT_HIDE_PCT };
 

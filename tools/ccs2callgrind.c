@@ -33,7 +33,7 @@ static const char helptext[] =
     "function, calls carry inclusive costs.\n\n"
     "      --context N        split functions by their N nearest callers\n"
     TOOL_PRUNE_HELP
-    TOOL_COMMON_HELP;
+    TOOL_COMMON_HELP("first event, and metric of --min-pct");
 
 /* -m names a cost metric of db; else says why not. */
 static int

@@ -58,7 +58,7 @@ static const char helptext[] =
     "      --edge-thres PCT   hide arcs below PCT% of the total (0.1)\n"
     "      --nodecount N      draw at most N nodes, 0 for all (80)\n"
     TOOL_PRUNE_HELP
-    TOOL_COMMON_HELP;
+    TOOL_COMMON_HELP("metric to draw (default: ticks or samples)");
 
 /* The metric drawn is there; else says why not. */
 static int

@@ -28,7 +28,7 @@ static const char helptext[] =
     "Write an interactive HTML viewer for a profile (one file, no network).\n\n"
     TOOL_PRUNE_HELP
     "                         (here 10000000 by default; 0 keeps every stack)\n"
-    TOOL_COMMON_HELP;
+    TOOL_COMMON_HELP("metric shown first, and metric of --min-pct");
 
 int
 main(int argc, char *argv[])

@@ -73,6 +73,11 @@ Test(ccs_convert, bad_usage)
 	/* No output format: neither -t nor an -o extension. */
 	check_bad_usage("ccs-convert", FIG7);
 	check_bad_usage("ccs-convert", "-o out.unknown " FIG7);
+	/* A pgcl version for another format would change nothing. */
+	check_usage_says("ccs-convert", "--pgcl-version 1 -t json " FIG7,
+	    "ccs-convert: --pgcl-version: the output is json, not pgcl");
+	check_usage_says("ccs-convert", "--pgcl-version 2 -o x.folded " FIG7,
+	    "ccs-convert: --pgcl-version: the output is folded, not pgcl");
 }
 
 Test(ccs_convert, bad_format_arguments)

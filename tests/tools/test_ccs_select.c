@@ -570,3 +570,32 @@ Test(ccs_select, empty_patterns_refused)
 		run_free(&r);
 	}
 }
+
+/*
+ * -m does not report a metric in the tools that write profiles: their
+ * help says what it does there, as their pages do.
+ */
+Test(ccs_select, help_says_what_m_does)
+{
+	static const struct {
+		const char *cmd, *line;
+	} t[] = {
+		{ "ccs-select", "metric of a folded output (default: ticks "
+		    "or samples)" },
+		{ "ccs-convert", "metric of a folded output (default: ticks "
+		    "or samples)" },
+		{ "ccs-prune", "metric of --min-pct and of a folded output" },
+		{ "ccs-flat", "metric to report (default: ticks or samples)" },
+	};
+	char want[256];
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		run_ok(&r, "%s --help | grep -e '-m, --metric'", t[i].cmd);
+		snprintf(want, sizeof(want), "  -m, --metric NAME      %s\n",
+		    t[i].line);
+		cr_expect_str_eq(r.out, want, "%s", t[i].cmd);
+		run_free(&r);
+	}
+}

@@ -126,10 +126,13 @@ struct tool_common {
 	"      --exclude PAT      prune cost centres matching PAT, with callees\n" \
 	"      --max-stacks N     then prune the cheapest stacks, leaving at most N\n"
 
-/* Help text for the common options, one line each, for tool_help(). */
-#define TOOL_COMMON_HELP						\
+/*
+ * Help text for the common options, one line each, for tool_help();
+ * metric says what -m does in this tool.
+ */
+#define TOOL_COMMON_HELP(metric)					\
 	"  -f, --format FMT       input format (default: detected)\n"	\
-	"  -m, --metric NAME      metric to report (default: ticks or samples)\n" \
+	"  -m, --metric NAME      " metric "\n"				\
 	"  -s, --select PAT       select cost centres matching glob PAT\n" \
 	"  -d, --deselect PAT     de-select cost centres matching PAT\n"	\
 	"      --select-file F    select the patterns listed in F\n"	\
