@@ -81,6 +81,27 @@ same_output(const char *a, const char *b)
 	free(y);
 }
 
+/*
+ * Both command lines succeed and print the same bytes, and the same
+ * warnings: ccs-stacks warns of names that stand for more than one cost
+ * centre, which some GHC profiles have.
+ */
+static inline void
+same_output_and_warnings(const char *a, const char *b)
+{
+	struct run x, y;
+
+	run(&x, "%s", a);
+	run(&y, "%s", b);
+	cr_assert_eq(x.status, 0, "%s: exit %d: %s", a, x.status, x.err);
+	cr_assert_eq(y.status, 0, "%s: exit %d: %s", b, y.status, y.err);
+	cr_assert_str_eq(x.out, y.out, "outputs differ:\n  %s\n  %s", a, b);
+	cr_assert(x.out[0] != '\0', "no output: %s", a);
+	cr_assert_str_eq(x.err, y.err, "warnings differ:\n  %s\n  %s", a, b);
+	run_free(&x);
+	run_free(&y);
+}
+
 static inline int
 pipecheck_cmp(const void *a, const void *b)
 {

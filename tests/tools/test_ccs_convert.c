@@ -355,3 +355,34 @@ Test(ccs_convert, format_long_option_everywhere)
 		run_free(&r);
 	}
 }
+
+/*
+ * A folded frame is a module and a label: cost centres that differ only
+ * in their source (GHC's -fprof-auto-calls) read back as one, and the
+ * writer says so, as the pgcl writer says what it drops.
+ */
+Test(ccs_convert, folded_says_when_names_are_shared)
+{
+	static const char calls[] = "tests/data/ghc/calls.P.prof";
+	struct run r;
+
+	run(&r, "ccs-convert -t folded %s 2>&1 >/dev/null", calls);
+	cr_expect_eq(r.status, 0);
+	cr_expect_str_eq(r.out, "ccs-convert: warning: folded stacks name a "
+	    "cost centre by module and label only: 6 names, as "
+	    "'Main.insert', each stand for cost centres that differ only in "
+	    "their source, which read back as one\n");
+	run_free(&r);
+	run(&r, "ccs-convert -s insert -t folded %s 2>&1 >/dev/null", calls);
+	cr_expect_eq(r.status, 0);
+	cr_expect_str_eq(r.out, "ccs-convert: warning: folded stacks name a "
+	    "cost centre by module and label only: 'Main.insert' stands for "
+	    "cost centres that differ only in their source, which read back "
+	    "as one\n");
+	run_free(&r);
+	run(&r, "ccs-convert -t folded tests/data/ghc/mj.P.prof 2>&1 "
+	    ">/dev/null");
+	cr_expect_eq(r.status, 0);
+	cr_expect_str_empty(r.out);
+	run_free(&r);
+}
