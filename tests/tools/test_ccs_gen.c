@@ -394,6 +394,31 @@ Test(ccs_gen, shape_of_a_ghc_profile)
 }
 
 /*
+ * Clean's garbage collector gives back words, but only words allocated
+ * before it, and never all: its words are negative, and the profile's
+ * total is not, for any seed.
+ */
+Test(ccs_gen, clean_collects_what_was_allocated)
+{
+	struct run r;
+	long long gc, alloc;
+	int seed;
+
+	for (seed = 1; seed <= 12; seed++) {
+		run(&r, "ccs-gen -q -t pgcl -n 3000 --seed %d | ccs-flat --tsv "
+		    "-m words | awk -F'\t' 'NR > 1 { if ($2 == "
+		    "\"garbage_collector\") g += $4; else if ($4 > 0) a += $4 }"
+		    " END { printf \"%%.0f %%.0f\\n\", g, a }'", seed);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		cr_assert_eq(sscanf(r.out, "%lld %lld", &gc, &alloc), 2, "%s",
+		    r.out);
+		cr_expect(gc < 0 && alloc > 0 && -gc < alloc,
+		    "seed %d: collected %lld of %lld words", seed, -gc, alloc);
+		run_free(&r);
+	}
+}
+
+/*
  * ccs-hot streams a file in a format whose tree is the stream, and builds
  * the tree for standard input: the answers must be the same.
  */

@@ -158,6 +158,8 @@ generate(const struct model *m, const struct gsink *s, struct gstats *st)
 	size_t sp = 0, capfr = 0, nkid = 0, capkid = 0;
 	uint64_t budget, rest;
 	int64_t v[NMAXMETRICS];
+	/* Clean's words allocated so far less those collected. */
+	int64_t live = 0;
 	int rc = 0;
 
 	rng_seed(&r, m->seed, 2);
@@ -208,6 +210,17 @@ generate(const struct model *m, const struct gsink *s, struct gstats *st)
 				    budget);
 		}
 		draw_values(m, &r, c, nk, v);
+		if (m->fl == FL_CLEAN) {
+			/*
+			 * A collection gives back words allocated before it,
+			 * in pre-order, and keeps some of them live: so the
+			 * total of a profile is never negative, as a real
+			 * one's is not.
+			 */
+			if (m->cc[c].kind == CK_GC && -v[1] > live - live / 8)
+				v[1] = -(live - live / 8);
+			live += v[1];
+		}
 		if ((rc = s->enter(s->arg, c, v, nk)) != 0)
 			goto out;
 		if (sp == capfr) {
