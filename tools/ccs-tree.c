@@ -91,8 +91,9 @@ static void	 row(struct tree *, long long, uint32_t, uint64_t,
 static void	 walk(struct tree *);
 static void	 header(struct tree *);
 
-/* Display width of a name as tool_put_left() writes it: code points, as GHC
- * counts them, with control characters escaped (tool_put_text()). */
+/* Display width of a name as tool_put_left() writes it: its columns on a
+ * terminal, where GHC counts code points, with control characters escaped
+ * (tool_put_text()). */
 static int
 width(const char *s)
 {

@@ -832,3 +832,32 @@ Test(ccs_flat, zero_of_a_negative_total)
 	unlink(path);
 	free(path);
 }
+
+/*
+ * A name's columns are those it takes on a terminal: two for each wide
+ * East Asian character, none for a combining accent, so that the
+ * columns after it line up.
+ */
+Test(ccs_flat, wide_and_combining_characters_line_up)
+{
+	static const char folded[] = "main;\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e 5\n"
+	    "main;abc 3\nmain;cafe\xcc\x81 2\n";
+	char *path = write_temp(folded, sizeof(folded) - 1, ".folded");
+	struct run r;
+
+	run(&r, "ccs-flat %s", path);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out,
+	    "metric:  samples (samples), total 10\n"
+	    "\n"
+	    "COST CENTRE  MODULE            SELF  %SELF       INHERITED   %INH\n"
+	    "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"
+	    "                            5   50.0               5   50.0\n"
+	    "abc                               3   30.0               3   30.0\n"
+	    "cafe\xcc\x81"
+	    "                              2   20.0               2   20.0\n"
+	    "main                              0    0.0              10  100.0\n");
+	run_free(&r);
+	unlink(path);
+	free(path);
+}

@@ -37,8 +37,44 @@ put_bytes(FILE *out, const char *p, size_t n)
 }
 
 /*
+ * The columns code point c takes on a terminal: 2 for the wide ones of
+ * East Asian scripts, fullwidth forms and emoji, 0 for combining marks
+ * and zero-width spaces and joiners, 1 for the rest.  The ranges are
+ * the usual wcwidth() ones, in the C locale too, and without a table of
+ * all of Unicode: a rare name may still be a column off.
+ */
+static int
+columns_of(uint32_t c)
+{
+	static const uint32_t wide[][2] = {
+		{ 0x1100, 0x115f }, { 0x2e80, 0x303e }, { 0x3041, 0x33ff },
+		{ 0x3400, 0x4dbf }, { 0x4e00, 0x9fff }, { 0xa000, 0xa4cf },
+		{ 0xac00, 0xd7a3 }, { 0xf900, 0xfaff }, { 0xfe30, 0xfe4f },
+		{ 0xff00, 0xff60 }, { 0xffe0, 0xffe6 }, { 0x1f300, 0x1f64f },
+		{ 0x1f900, 0x1f9ff }, { 0x20000, 0x2fffd }, { 0x30000, 0x3fffd },
+	};
+	static const uint32_t zero[][2] = {
+		{ 0x0300, 0x036f }, { 0x0483, 0x0489 }, { 0x0591, 0x05bd },
+		{ 0x0610, 0x061a }, { 0x064b, 0x065f }, { 0x1ab0, 0x1aff },
+		{ 0x1dc0, 0x1dff }, { 0x200b, 0x200f }, { 0x20d0, 0x20ff },
+		{ 0xfe00, 0xfe0f }, { 0xfe20, 0xfe2f },
+	};
+	size_t i;
+
+	if (c < 0x300)
+		return 1;
+	for (i = 0; i < sizeof(zero) / sizeof(zero[0]); i++)
+		if (c >= zero[i][0] && c <= zero[i][1])
+			return 0;
+	for (i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
+		if (c >= wide[i][0] && c <= wide[i][1])
+			return 2;
+	return 1;
+}
+
+/*
  * Write (out != NULL) or measure s as tool_put_text() does; returns the
- * columns.
+ * columns it takes on a terminal.
  */
 static int
 put_text(FILE *out, const char *s, int tsv)
@@ -93,7 +129,7 @@ put_text(FILE *out, const char *s, int tsv)
 			p += n ? n : 1;
 			run = p;
 		} else {
-			w++;
+			w += columns_of(c);
 			p += n;
 		}
 	}
