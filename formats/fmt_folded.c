@@ -703,59 +703,59 @@ add_value(struct pdb_text *line, int64_t v)
 	return pdb_text_add(line, buf, (size_t)(p - buf));
 }
 
-/* The frames of fr's cost centres in the order of their text. */
-static const struct frame_texts *sort_frames;
+/* A frame's text, for sorting the frames written. */
+struct frame_ref {
+	const char	*p;
+	size_t		 len;
+};
 
 static int
-cmp_frames(const void *a, const void *b)
+cmp_frame_refs(const void *a, const void *b)
 {
-	const struct frame_texts *f = sort_frames;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	size_t n = f->len[x] < f->len[y] ? f->len[x] : f->len[y];
-	int c = memcmp(f->all.p + f->at[x], f->all.p + f->at[y], n);
+	const struct frame_ref *x = a, *y = b;
+	int c = memcmp(x->p, y->p, x->len < y->len ? x->len : y->len);
 
 	if (c != 0)
 		return c;
-	return f->len[x] < f->len[y] ? -1 : f->len[x] > f->len[y];
+	return x->len < y->len ? -1 : x->len > y->len;
 }
 
 /*
  * A frame is the cost centre's module and label only, so cost centres
  * that differ in their source alone, as GHC's -fprof-auto-calls makes
  * them, write the same frame and read back as one: say so, naming the
- * first, as the pgcl writer says what it drops.  Returns -1 when out of
- * memory.
+ * first in the order of the text, as the pgcl writer says what it
+ * drops.  Returns -1 when out of memory.
  */
 static int
 warn_shared_frames(struct pdb *db, const struct frame_texts *fr, uint32_t ncc)
 {
-	uint32_t *used, n = 0, cc, i, names = 0, first = 0;
+	struct frame_ref *f;
+	uint32_t n = 0, cc, i, names = 0, first = 0;
 
-	if ((used = malloc(((size_t)ncc + 1) * sizeof(*used))) == NULL)
+	if ((f = malloc(((size_t)ncc + 1) * sizeof(*f))) == NULL)
 		return -1;
 	for (cc = 0; cc < ncc; cc++)
-		if (fr->at[cc] != SIZE_MAX)
-			used[n++] = cc;
-	sort_frames = fr;
-	qsort(used, n, sizeof(*used), cmp_frames);
-	for (i = 1; i < n; i++)
-		if (cmp_frames(&used[i - 1], &used[i]) == 0 &&
-		    (i < 2 || cmp_frames(&used[i - 2], &used[i - 1]) != 0)) {
-			if (names++ == 0)
-				first = used[i];
+		if (fr->at[cc] != SIZE_MAX && fr->len[cc] > 0) {
+			f[n].p = fr->all.p + fr->at[cc];
+			f[n++].len = fr->len[cc];
 		}
+	qsort(f, n, sizeof(*f), cmp_frame_refs);
+	for (i = 1; i < n; i++)
+		if (cmp_frame_refs(&f[i - 1], &f[i]) == 0 &&
+		    (i < 2 || cmp_frame_refs(&f[i - 2], &f[i - 1]) != 0) &&
+		    names++ == 0)
+			first = i;
 	if (names == 1)
 		pdb_warn(db, "folded stacks name a cost centre by module and "
-		    "label only: '%.*s' stands for cost centres that differ "
-		    "only in their source, which read back as one",
-		    (int)fr->len[first], fr->all.p + fr->at[first]);
+		    "label only: '%.*s' names more than one, which read back "
+		    "as one", (int)f[first].len, f[first].p);
 	else if (names > 1)
 		pdb_warn(db, "folded stacks name a cost centre by module and "
-		    "label only: %" PRIu32 " names, as '%.*s', each stand for "
-		    "cost centres that differ only in their source, which read "
-		    "back as one", names, (int)fr->len[first],
-		    fr->all.p + fr->at[first]);
-	free(used);
+		    "label only: %" PRIu32 " names, as '%.*s', each name more "
+		    "than one, which read back as one", names,
+		    (int)f[first].len, f[first].p);
+	free(f);
 	return 0;
 }
 
