@@ -118,7 +118,8 @@ struct dot {
 	/* Per cost centre. */
 	int64_t			*self, *inh;
 	unsigned char		*present;	/* on a stack of the set */
-	unsigned char		*hotcc;		/* on the expensive arm */
+	uint32_t		*hotcc;		/* on the expensive arm: its
+						   first place there + 1 */
 	unsigned char		*focuscc;	/* matches a focus pattern */
 	unsigned char		*shared;	/* another has its name */
 	/* Arcs, in a chained hash table. */
@@ -140,10 +141,19 @@ struct dot {
 };
 
 /* A node to draw and how it ranks. */
+/*
+ * A node that may be drawn.  Forced ones come first, whatever the
+ * thresholds: the expensive arm's, from the root down, so that however
+ * few nodes are drawn the arm stays whole from the root, then those of
+ * the focus.
+ */
+enum { PICK_FREE, PICK_FOCUS, PICK_ARM };
+
 struct pick {
 	uint32_t	 id;		/* cost centre or tree node */
-	uint32_t	 forced;	/* drawn whatever the thresholds */
-	uint64_t	 tie;		/* smaller first among equal weights */
+	uint32_t	 forced;	/* PICK_* */
+	uint64_t	 tie;		/* smaller first among equal weights;
+					   an arm's: its place on the arm */
 	double		 w;		/* |weight| */
 };
 
@@ -541,8 +551,8 @@ find_arm(struct dot *d, const int64_t *inc, size_t maxlen)
 		d->narm = maxlen;
 	for (k = 0; k < d->narm; k++) {
 		cc = pdb_node_cc(d->db, d->arm[k]);
-		if (!synthetic(d, cc))
-			d->hotcc[cc] = 1;
+		if (!synthetic(d, cc) && d->hotcc[cc] == 0)
+			d->hotcc[cc] = (uint32_t)k + 1;
 	}
 	return PDB_OK;
 }
@@ -573,7 +583,7 @@ prepare(struct dot *d)
 	d->icost = calloc(d->nn, sizeof(*d->icost));
 	d->armn = calloc(d->nn, 1);
 	d->focuscc = calloc(d->ncc + 1, 1);
-	d->hotcc = calloc(d->ncc + 1, 1);
+	d->hotcc = calloc(d->ncc + 1, sizeof(*d->hotcc));
 	if (d->inc == NULL || d->order == NULL || d->depth == NULL ||
 	    d->incl == NULL || d->isub == NULL || d->icost == NULL ||
 	    d->armn == NULL || d->focuscc == NULL ||
@@ -689,7 +699,7 @@ cc_reserve(struct dot *d, struct pdb *db)
 		    grow_zeroed(&d->inh, sizeof(*d->inh), n, m) != 0 ||
 		    grow_zeroed(&d->onpath, sizeof(*d->onpath), n, m) != 0 ||
 		    grow_zeroed(&d->present, 1, n, m) != 0 ||
-		    grow_zeroed(&d->hotcc, 1, n, m) != 0 ||
+		    grow_zeroed(&d->hotcc, sizeof(*d->hotcc), n, m) != 0 ||
 		    grow_zeroed(&d->focuscc, 1, n, m) != 0)
 			return PDB_ENOMEM;
 		d->capcc = m;
@@ -919,12 +929,13 @@ pick_cmp(const void *va, const void *vb)
 
 	if (a->forced != b->forced)
 		return a->forced > b->forced ? -1 : 1;
-	if (a->w != b->w)
+	if (a->forced != PICK_ARM && a->w != b->w)
 		return a->w > b->w ? -1 : 1;
 	return a->tie < b->tie ? -1 : a->tie > b->tie;
 }
 
-/* Keep the nodecount best of picks[0..n) (forced first); return how many. */
+/* Keep the nodecount best of picks[0..n) (forced first, pick_cmp());
+ * return how many. */
 static size_t
 pick_best(const struct dot *d, struct pick *picks, size_t n)
 {
@@ -1167,10 +1178,10 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 			continue;
 		w = d->count ? d->self[cc] : d->inh[cc];
 		picks[npick].id = cc;
-		picks[npick].forced = (hotmode && d->hotcc[cc]) ||
-		    d->focuscc[cc];
+		picks[npick].forced = hotmode && d->hotcc[cc] ? PICK_ARM :
+		    d->focuscc[cc] ? PICK_FOCUS : PICK_FREE;
 		picks[npick].w = fabs((double)w);
-		picks[npick].tie = cc;
+		picks[npick].tie = hotmode && d->hotcc[cc] ? d->hotcc[cc] : cc;
 		if (picks[npick].forced || reaches(w, d->total, o->node_thres))
 			npick++;
 	}
@@ -1335,7 +1346,9 @@ build_tree(struct dot *d, Agraph_t **gp)
 			continue;
 		w = d->count ? own(d, n) : d->inc[n];
 		picks[npick].id = n;
-		picks[npick].forced = hotmode && d->armn[n];
+		/* Pre-order puts the arm's nodes root first. */
+		picks[npick].forced = hotmode && d->armn[n] ? PICK_ARM :
+		    PICK_FREE;
 		picks[npick].w = fabs((double)w);
 		picks[npick].tie = i;
 		if (picks[npick].forced || reaches(w, d->total, o->node_thres))

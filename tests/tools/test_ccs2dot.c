@@ -258,6 +258,31 @@ Test(ccs2dot, zero_of_a_negative_total)
 	free(path);
 }
 
+/*
+ * With --hot, fewer nodes than the arm has keep the arm whole from the
+ * root: main, a, c, f, not j and rev, whose inherited cost is larger
+ * than c's and f's.  In the tree, too.
+ */
+Test(ccs2dot, nodecount_keeps_the_arm_from_the_root)
+{
+	static const char *const args[] = { "--hot --nodecount 4 " FIG7,
+	    "--tree --hot --nodecount 4 " FIG7 };
+	static const char *const arm[] = { "Main_main", "Main_a", "Main_c",
+	    "Main_f" };
+	Agraph_t *g;
+	size_t i, k;
+
+	for (i = 0; i < 2; i++) {
+		g = dot_of(args[i]);
+		cr_expect_eq(ccnodes(g), 4, "%s", args[i]);
+		for (k = 0; k < 4; k++)
+			cr_expect(node_label(g, arm[k]) != NULL, "%s: no %s",
+			    args[i], arm[k]);
+		cr_expect(node_label(g, "Main_j") == NULL, "%s", args[i]);
+		agclose(g);
+	}
+}
+
 /* Fig. 13: a few selected cost centres. */
 Test(ccs2dot, select)
 {
