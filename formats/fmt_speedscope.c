@@ -9,6 +9,7 @@
  * (Clean's garbage collector "allocates" negative words): those stacks
  * are left out with a warning.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +148,8 @@ put_json(FILE *out, json_t *j)
  * -1 when out of memory.
  */
 static int
-put_samples(FILE *out, const struct pdb *db, unsigned m, int skip, int pass)
+put_samples(FILE *out, const struct pdb *db, unsigned m, int skip, int pass,
+    int64_t scale)
 {
 	uint32_t n, depth, *path = NULL, d;
 	size_t cap = 0, lcap = 0;
@@ -172,7 +174,7 @@ put_samples(FILE *out, const struct pdb *db, unsigned m, int skip, int pass)
 			*p++ = ',';
 		first = 0;
 		if (pass == 1)
-			p = pdb_put_decimal(p, v);
+			p = pdb_put_decimal(p, v * scale);
 		else {
 			/* Root first; a synthetic root is no frame, but
 			 * for the cost left on it, where it is the only
@@ -190,30 +192,71 @@ put_samples(FILE *out, const struct pdb *db, unsigned m, int skip, int pass)
 	return rc;
 }
 
+/* The value of metadata key as a positive integer, or 0. */
+static uint64_t
+meta_positive(const struct pdb *db, const char *key)
+{
+	const char *s = pdb_meta_get(db, key);
+	char *end;
+	unsigned long long v;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return 0;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	return *end == '\0' && errno == 0 ? (uint64_t)v : 0;
+}
+
+/*
+ * The nanoseconds of a tick of metric mt, when the profile says how long
+ * a tick is (GHC's tick interval, Clean's ticks per second), so that
+ * speedscope shows time rather than bare counts; 0 when it does not, or
+ * a tick is no whole number of nanoseconds.
+ */
+static int64_t
+tick_ns(const struct pdb *db, const struct pdb_metric *mt)
+{
+	uint64_t v;
+
+	if (strcmp(mt->unit, "ticks") != 0)
+		return 0;
+	if ((v = meta_positive(db, "tick_interval_us")) > 0)
+		return v <= INT64_MAX / 1000 ? (int64_t)v * 1000 : 0;
+	if ((v = meta_positive(db, "ticks_per_second")) > 0 &&
+	    1000000000 % v == 0)
+		return (int64_t)(1000000000 / v);
+	return 0;
+}
+
 /* One metric's "sampled" profile.  Returns -1 when out of memory. */
 static int
 put_profile(FILE *out, struct pdb *db, unsigned m, int skip)
 {
 	const struct pdb_metric *mt = pdb_metric(db, m);
 	struct sums s;
+	int64_t scale;
 	int nomem = 0;
 
 	sums_of(db, m, &s);
+	/* Every weight is at most the total, which must fit scaled. */
+	scale = tick_ns(db, mt);
+	if (scale == 0 || s.big || s.total > INT64_MAX / scale)
+		scale = 1;
 	if (s.negative > 0)
 		pdb_warn(db, "speedscope: %" PRIu64 " stacks with negative "
 		    "%s left out", s.negative, mt->name);
 	fputs("{\"type\":\"sampled\",\"name\":", out);
 	nomem |= put_json(out, utf8_string(mt->name));
 	fputs(",\"unit\":", out);
-	nomem |= put_json(out, json_string(strcmp(mt->unit, "bytes") == 0 ?
-	    "bytes" : "none"));
+	nomem |= put_json(out, json_string(scale > 1 ? "nanoseconds" :
+	    strcmp(mt->unit, "bytes") == 0 ? "bytes" : "none"));
 	fputs(",\"startValue\":0,\"endValue\":", out);
 	nomem |= put_json(out, s.big ? json_real(s.dtotal) :
-	    json_integer(s.total));
+	    json_integer(s.total * scale));
 	fputs(",\"samples\":[", out);
-	nomem |= put_samples(out, db, m, skip, 0);
+	nomem |= put_samples(out, db, m, skip, 0, scale);
 	fputs("],\"weights\":[", out);
-	nomem |= put_samples(out, db, m, skip, 1);
+	nomem |= put_samples(out, db, m, skip, 1, scale);
 	fputs("]}", out);
 	return nomem;
 }

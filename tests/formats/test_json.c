@@ -578,10 +578,50 @@ Test(speedscope, weights_sum_to_the_total)
 	    "p.weights.reduce((a,b)=>a+b,0), p.endValue, "
 	    "d.shared.frames[p.samples[0][p.samples[0].length-1]].name)'");
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	/* mj.P.prof: 47 ticks, 210573856... bytes of the tree (-P columns). */
-	cr_assert(strstr(r.out, "ticks none 47 47") != NULL, "%s", r.out);
+	/*
+	 * mj.P.prof: 47 ticks of 1 ms, shown as time, 210573856... bytes
+	 * of the tree (-P columns).
+	 */
+	cr_assert(strstr(r.out, "ticks nanoseconds 47000000 47000000") !=
+	    NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "alloc bytes ") != NULL, "%s", r.out);
 	run_free(&r);
+}
+
+/*
+ * Ticks of a known length are time: GHC's tick interval, Clean's ticks
+ * per second when a tick is a whole number of nanoseconds.  Otherwise,
+ * and for folded samples, they stay bare counts.
+ */
+Test(speedscope, ticks_of_known_length_are_time)
+{
+	static const struct {
+		const char *cmd, *want;
+	} t[] = {
+		/* A million a second: 11788 us. */
+		{ "ccs-convert -t speedscope "
+		    "tests/data/pgcl/synthetic-400.pgcl",
+		    "ticks nanoseconds 11788000" },
+		{ "ccs-convert -t json tests/data/pgcl/synthetic-400.pgcl | "
+		    "sed 's/\"ticks_per_second\":\"1000000\"/"
+		    "\"ticks_per_second\":\"3\"/' | "
+		    "ccs-convert -t speedscope",
+		    "ticks none 11788" },
+		{ "printf 'a;b 3\\n' | ccs-convert -t speedscope",
+		    "samples none 3" },
+	};
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		run(&r, "%s 2>/dev/null | node -e 'let d=JSON.parse(require("
+		    "\"fs\").readFileSync(0)); let p=d.profiles[0]; "
+		    "console.log(p.name, p.unit, p.endValue)'", t[i].cmd);
+		cr_assert_eq(r.status, 0, "%s: %s", t[i].cmd, r.err);
+		cr_expect(strncmp(r.out, t[i].want, strlen(t[i].want)) == 0 &&
+		    r.out[strlen(t[i].want)] == '\n', "%s: %s", t[i].cmd, r.out);
+		run_free(&r);
+	}
 }
 
 /*
