@@ -1279,8 +1279,9 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 		ge = pdbi_sym_agedge(g, gnode[a->from], gnode[a->to], NULL, 1);
 		b.len = 0;
 		if (d->count) {
-			sb_printf(&b, "%" PRId64 " ", a->cost);
+			/* As a node says it: a metric's name has no plural. */
 			sb_label(&b, pdb_metric(d->db, d->m)->name);
+			sb_printf(&b, " %" PRId64, a->cost);
 		} else
 			sb_value(&b, d, a->cost);
 		sb_nl(&b);

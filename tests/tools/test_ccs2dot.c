@@ -283,6 +283,21 @@ Test(ccs2dot, nodecount_keeps_the_arm_from_the_root)
 	}
 }
 
+/* A count metric's arc says its name first, as its nodes do: a name
+ * has no plural to give "1 entries". */
+Test(ccs2dot, count_arcs_named_as_nodes)
+{
+	struct run r;
+
+	run(&r, "ccs2dot -m entries --node-thres 0 --edge-thres 0 "
+	    "tests/data/ghc/mj.P.prof");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "label=\"entries 1\\n1 stack\"") != NULL,
+	    "%s", r.out);
+	cr_expect(strstr(r.out, " entries\\n") == NULL, "%s", r.out);
+	run_free(&r);
+}
+
 /* Fig. 13: a few selected cost centres. */
 Test(ccs2dot, select)
 {
