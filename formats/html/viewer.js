@@ -63,6 +63,56 @@
 		for (let m = 0; m < NM; m++)
 			this.own.push(new Float64Array(this.cap));
 	}
+	/*
+	 * A map from pairs of non-negative 32-bit integers (a node and a cost
+	 * centre) to node numbers, -1 when absent: open addressing in typed
+	 * arrays.  A Map holds at most some 16.7 million entries and takes
+	 * some 80 bytes an entry; projecting a deep Clean profile needs more.
+	 */
+	function PairMap() {
+		this.n = 0;
+		this.alloc(1 << 12);
+	}
+	PairMap.prototype.alloc = function (cap) {
+		this.mask = cap - 1;
+		this.ka = new Int32Array(cap).fill(-1);
+		this.kb = new Int32Array(cap);
+		this.v = new Int32Array(cap);
+	};
+	PairMap.prototype.slot = function (a, b) {
+		let h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 0x7f4a7c15, 0x85ebca77);
+		h ^= h >>> 15;
+		let i = h & this.mask;
+		while (this.ka[i] >= 0 && (this.ka[i] !== a || this.kb[i] !== b))
+			i = (i + 1) & this.mask;
+		return i;
+	};
+	PairMap.prototype.get = function (a, b) {
+		const i = this.slot(a, b);
+		return this.ka[i] >= 0 ? this.v[i] : -1;
+	};
+	PairMap.prototype.set = function (a, b, v) {
+		let i = this.slot(a, b);
+		if (this.ka[i] < 0) {
+			if (2 * (this.n + 1) > this.mask + 1) {
+				const ka = this.ka, kb = this.kb, vv = this.v;
+				this.alloc(2 * (this.mask + 1));
+				for (let j = 0; j < ka.length; j++)
+					if (ka[j] >= 0) {
+						const k = this.slot(ka[j], kb[j]);
+						this.ka[k] = ka[j];
+						this.kb[k] = kb[j];
+						this.v[k] = vv[j];
+					}
+				i = this.slot(a, b);
+			}
+			this.n++;
+			this.ka[i] = a;
+			this.kb[i] = b;
+		}
+		this.v[i] = v;
+	};
+
 	Tree.prototype.grow = function () {
 		const cap = this.cap * 2;
 		const g = function (a, T) { const b = new T(cap); b.set(a); return b; };
@@ -178,20 +228,18 @@
 
 	function project(t, order, sel) {
 		const out = new Tree(t.n), img = new Int32Array(t.n);
-		const index = new Map();
+		const index = new PairMap();
 		function child(p, c) {
-			const key = p * NCC + c;
-			let x = index.get(key);
-			if (x === undefined) {
+			let x = index.get(p, c);
+			if (x < 0) {
 				x = out.add(p, c);
-				index.set(key, x);
+				index.set(p, c, x);
 			}
 			return x;
 		}
 		function push(s, c) {
-			const key = s * NCC + c;
-			const known = index.get(key);
-			if (known !== undefined)
+			const known = index.get(s, c);
+			if (known >= 0)
 				return known;
 			const path = [];
 			let n = s;
@@ -205,7 +253,7 @@
 			while (path.length)
 				r = child(r, path.pop());
 			r = child(r, c);
-			index.set(key, r);
+			index.set(s, c, r);
 			return r;
 		}
 		out.add(-1, t.cc[0]);
@@ -244,11 +292,13 @@
 			}
 			img[i] = -1;
 			report.stacks++;
-			for (let mm = 0; mm < NM; mm++)
-				if (!isCount[mm]) {
+			/* Costs fold into the parent; counts are dropped, as
+			 * ccs-prune does, and the report says how many. */
+			for (let mm = 0; mm < NM; mm++) {
+				if (!isCount[mm])
 					out.own[mm][p] += inc[mm][i];
-					report.folded[mm] += inc[mm][i];
-				}
+				report.folded[mm] += inc[mm][i];
+			}
 		}
 		return { tree: out, report: report };
 	}
@@ -307,7 +357,7 @@
 
 	/* The inverted call graph of cost centre x (outermost occurrences). */
 	function callers(t, a, x) {
-		const out = new Tree(64), index = new Map();
+		const out = new Tree(64), index = new PairMap();
 		out.add(-1, x);
 		const onpath = new Int32Array(NCC), path = new Int32Array(t.n + 1);
 		let sp = 0, found = 0, leaf = 0;
@@ -329,15 +379,15 @@
 			found++;
 			let r = 0;
 			for (let j = sp - 2; j >= 0; j--) {
-				const cc = t.cc[path[j]], key = r * NCC + cc;
+				const cc = t.cc[path[j]];
 				/* A reader's made-up root calls nothing:
 				 * ccs-callers leaves it out too. */
 				if (isSynthetic(cc))
 					continue;
-				let y = index.get(key);
-				if (y === undefined) {
+				let y = index.get(r, cc);
+				if (y < 0) {
 					y = out.add(r, cc);
-					index.set(key, y);
+					index.set(r, cc, y);
 				}
 				r = y;
 			}
@@ -465,9 +515,7 @@
 		tab: 'tree', sortCol: 'self', sortDesc: true, flatLimit: 300,
 		tree: null, a: null, report: null, sel: null,
 		expanded: new Set(), limits: new Map(), hot: 0, arm: [], armSet: new Set(),
-		/* callersAuto: callersOf was not chosen but is the largest
-		 * self cost, chosen again when the view changes. */
-		callersOf: -1, callersAuto: false, callersTree: null, callersA: null,
+		callersOf: -1, callersTree: null, callersA: null, error: '',
 		callersExpanded: new Set(),
 		callersLimits: new Map(), searchFrom: 0, hit: -1, hitPath: new Set(), flameRoot: 0
 	};
@@ -487,26 +535,64 @@
 		return sel;
 	}
 
+	/*
+	 * What the view was last computed from: a computation that fails,
+	 * out of memory in a huge profile, leaves the view as it was, with
+	 * the inputs it was computed from, and says so.
+	 */
+	let applied = null;
+
+	function inputs() {
+		return { selectPat: S.selectPat, deselectPat: S.deselectPat,
+		    override: new Map(S.override), min: S.min,
+		    exclude: S.exclude, metric: S.metric };
+	}
+
 	function recompute() {
 		const t0 = performance.now();
-		S.sel = selection();
-		let t = base, order = baseWalk.order;
-		if (S.sel.some(function (v, c) { return !v && baseSeen[c]; })) {
-			t = project(base, order, S.sel);
+		try {
+			compute();
+			applied = inputs();
+			S.error = '';
+		} catch (e) {
+			if (applied === null)
+				throw e;
+			Object.assign(S, applied);
+			applied = inputs();
+			showInputs();
+			S.error = 'The change could not be applied (' +
+			    (e && e.message ? e.message : String(e)) +
+			    '): the view is as it was.';
+		}
+		S.elapsed = performance.now() - t0;
+		render();
+	}
+
+	/* The view of the inputs in S, all of it computed before any of S
+	 * changes. */
+	function compute() {
+		const sel = selection();
+		let t = base, order = baseWalk.order, report = null;
+		if (sel.some(function (v, c) { return !v && baseSeen[c]; })) {
+			t = project(base, order, sel);
 			order = walk(t).order;
 		}
-		S.report = null;
 		const ex = matcher(S.exclude);
 		if (S.min > 0 || ex) {
 			const inc = inclusive(t, order);
 			const r = prune(t, order, inc, S.metric, S.min, ex);
 			t = r.tree;
-			S.report = r.report;
+			report = r.report;
 		}
+		const a = analyse(t);
+		const ct = S.callersOf >= 0 ? callers(t, a, S.callersOf) : null;
+		const ca = ct ? analyse(ct) : null;
+		S.sel = sel;
+		S.report = report;
 		S.tree = t;
-		S.a = analyse(t);
-		S.hot = hotStack(t, S.a.order, S.metric);
-		S.arm = expensiveArm(t, S.a.inc, S.metric);
+		S.a = a;
+		S.hot = hotStack(t, a.order, S.metric);
+		S.arm = expensiveArm(t, a.inc, S.metric);
 		S.armSet = new Set(S.arm);
 		S.expanded = new Set([0]);
 		S.limits = new Map();
@@ -514,12 +600,10 @@
 		S.hitPath = new Set();
 		S.searchFrom = 0;
 		S.flameRoot = 0;
-		if (S.callersAuto)
-			S.callersOf = -1;
-		if (S.callersOf >= 0)
-			computeCallers();
-		S.elapsed = performance.now() - t0;
-		render();
+		S.callersTree = ct;
+		S.callersA = ca;
+		S.callersExpanded = new Set([0]);
+		S.callersLimits = new Map();
 	}
 
 	function computeCallers() {
@@ -651,6 +735,16 @@
 	controls.append(labelled('metric', metricSel), pats,
 	    minLabel, labelled('exclude', excludeIn),
 	    applyBtn, resetBtn, labelled('search', searchIn), searchBtn, hotBtn);
+
+	/* The inputs as S has them, after a change that failed. */
+	function showInputs() {
+		selectIn.value = S.selectPat;
+		deselectIn.value = S.deselectPat;
+		minIn.value = S.min ? String(S.min) : '';
+		excludeIn.value = S.exclude;
+		metricSel.value = String(S.metric);
+		minUnit.textContent = D.metrics.length ? D.metrics[S.metric].unit : '';
+	}
 
 	function apply() {
 		S.selectPat = selectIn.value;
@@ -940,7 +1034,6 @@
 				link.title = 'show the callers of ' + ccName(c);
 				activatable(link, function () {
 					S.callersOf = c;
-					S.callersAuto = false;
 					computeCallers();
 					S.tab = 'callers';
 					render();
@@ -997,13 +1090,26 @@
 	function renderCallers() {
 		const v = views.callers;
 		v.textContent = '';
-		if (S.callersOf < 0 && (S.callersOf = largestSelf()) >= 0) {
-			S.callersAuto = true;
-			computeCallers();
-		}
 		if (S.callersOf < 0) {
 			v.append(el('p', 'note', 'Click a cost centre in the flat table to see its callers: ' +
 			    'every calling context of its outermost occurrences, merged into one tree.'));
+			/* Asked for, not made on opening: the callers of a
+			 * cost centre on millions of stacks take a while. */
+			const c = largestSelf();
+			if (c >= 0) {
+				const p = el('p', 'note', 'Or see those of ');
+				const link = el('span', 'link', ccName(c));
+				link.id = 'callers-largest';
+				link.title = 'show the callers of ' + ccName(c);
+				activatable(link, function () {
+					S.callersOf = c;
+					computeCallers();
+					render();
+					refocus('#tab-callers');
+				});
+				p.append(link, ', the largest self cost in this view.');
+				v.append(p);
+			}
 			return;
 		}
 		if (!S.callersTree) {
@@ -1018,9 +1124,6 @@
 		v.append(el('p', 'note', 'Callers of ' + ccName(S.callersOf) + ': ' +
 		    fmt(a.inc[S.metric][0]) + ' ' + D.metrics[S.metric].unit + ' in ' +
 		    contexts + (contexts === 1 ? ' calling context.' : ' calling contexts.')));
-		if (S.callersAuto)
-			v.append(el('p', 'note', ccName(S.callersOf) + ' has the largest self cost in this view; ' +
-			    'click another cost centre in the flat table to see its callers.'));
 		const tr = el('div', 'tree');
 		tr.append(treeHead());
 		treeRows(t, a, S.callersExpanded, S.callersLimits, false, new Set(),
@@ -1187,12 +1290,16 @@
 				off.push(c);
 		if (off.length)
 			text += ' \u00b7 ' + off.length + ' cost centres de-selected';
+		/* In the words of ccs-prune -v. */
 		if (S.report)
-			text += ' \u00b7 pruned ' + S.report.stacks + ' stacks, ' + fmt(S.report.folded[m]) +
-			    ' ' + D.metrics[m].unit + ' folded into parents';
+			text += ' \u00b7 ' + S.report.stacks + (S.report.stacks === 1 ? ' subtree' : ' subtrees') +
+			    ' pruned, ' + fmt(S.report.folded[m]) + ' ' + D.metrics[m].unit +
+			    (isCount[m] ? ' dropped (counts do not fold)' : ' folded into parents');
 		/* What the writer did first: ccs2html --max-stacks. */
 		if (typeof D.note === 'string' && D.note)
 			text += ' \u00b7 ' + D.note;
+		if (S.error)
+			text = S.error + ' ' + text;
 		status.textContent = text;
 		if (S.tab === 'tree')
 			renderTree();

@@ -2,7 +2,7 @@
 // playwright-core.  Run by tests/tools/test_ccs2html.c as
 //   node tests/js/viewer-test.mjs BINDIR SCRATCHDIR
 // Exit 0 when every check passes; failures are printed one per line.
-import { execFileSync, execSync } from 'node:child_process';
+import { execFileSync, execSync, spawnSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
@@ -89,10 +89,24 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.click('#reset');
 	await page.fill('#min', '10');
 	await page.click('#apply');
-	check(/pruned \d+ stacks, 1 ticks folded/.test(await page.textContent('#status')),
-	    `threshold reported: ${await page.textContent('#status')}`);
+	check(/ 8 subtrees pruned, 1 ticks folded into parents/.test(await page.textContent('#status')),
+	    `threshold reported as ccs-prune -v does: ${await page.textContent('#status')}`);
 	check(await num(page, 'tr[data-name="MAIN.MAIN"] td.inh') === 47, 'threshold conserves the total');
 	check(await page.$('tr[data-name="Main.i"]') === null, 'i (1 tick) pruned away');
+	// A count metric's pruned counts are dropped, and said to be.
+	{
+		const cli = spawnSync(`${bindir}/ccs-prune`, ['-v', '--min', 'entries=100',
+		    '-o', '/dev/null', 'tests/data/ghc/mj.P.prof']).stderr;
+		await page.selectOption('#metric', { label: 'entries (calls)' });
+		await page.fill('#min', '100');
+		await page.click('#apply');
+		const st = await page.textContent('#status');
+		const n = /(\d+) subtrees pruned/.exec(st), x = /(\d+) calls dropped \(counts do not fold\)/.exec(st);
+		const cn = /(\d+) subtrees pruned/.exec(cli.toString()), cx = /entries: (\d+) calls dropped/.exec(cli.toString());
+		check(n && x && cn && cx && n[1] === cn[1] && x[1] === cx[1] && x[1] !== '0',
+		    `counts pruned: ${st} (ccs-prune -v: ${cli.toString().replace(/\n/g, '; ')})`);
+		await page.selectOption('#metric', { label: 'ticks (ticks)' });
+	}
 
 	// Exclude pattern.
 	await page.fill('#min', '');
@@ -107,18 +121,18 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.click('#find');
 	check(await page.$eval('.row.hit .label', (e) => e.textContent) === 'rev', 'search finds rev');
 
-	// Callers before any is chosen: the largest self cost, chosen
-	// again when the selection changes.
+	// Callers before any is chosen: a link to those of the largest self
+	// cost, chosen again when the selection changes, shown when asked.
 	await page.click('#tab-callers');
 	let callersText = await page.textContent('#view-callers');
-	check(/Callers of Main\.rev: 47 ticks in 6 calling contexts/.test(callersText) &&
-	    /Main\.rev has the largest self cost/.test(callersText), `callers at first: ${callersText}`);
+	check(/Or see those of Main\.rev, the largest self cost/.test(callersText) &&
+	    !/Callers of/.test(callersText), `callers at first: ${callersText}`);
 	await page.fill('#deselect', 'rev');
 	await page.click('#apply');
+	await page.click('#callers-largest');
 	callersText = await page.textContent('#view-callers');
-	check(/Callers of Main\.j: 46 ticks in 3 calling contexts/.test(callersText) &&
-	    /Main\.j has the largest self cost/.test(callersText),
-	    `callers after de-selecting rev: ${callersText}`);
+	check(/Callers of Main\.j: 46 ticks in 3 calling contexts\./.test(callersText),
+	    `callers of the largest after de-selecting rev: ${callersText}`);
 	await page.click('#reset');
 
 	// Callers of rev.
@@ -126,7 +140,7 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.click('tr[data-name="Main.rev"] .link');
 	check(/Callers of Main\.rev: 47 ticks in 6 calling contexts/.test(await page.textContent('#view-callers')),
 	    `callers: ${await page.textContent('#view-callers .note')}`);
-	check(!/largest self cost/.test(await page.textContent('#view-callers')), 'a clicked name is not called the largest');
+	check(!/largest self cost/.test(await page.textContent('#view-callers')), 'a name clicked, no link to the largest');
 
 	// Flame graph.
 	await page.click('#tab-flame');
