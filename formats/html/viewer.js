@@ -512,7 +512,7 @@
 		metric: D.metric >= 0 && D.metric < D.metrics.length ? D.metric : 0,
 		selectPat: '', deselectPat: '', override: new Map(),
 		min: 0, exclude: '', search: '',
-		tab: 'tree', sortCol: 'self', sortDesc: true, flatLimit: 300,
+		tab: 'tree', sortCol: 'self', sortDesc: true, flatLimit: 300, flatFrom: 0,
 		tree: null, a: null, report: null, sel: null,
 		expanded: new Set(), limits: new Map(), hot: 0, arm: [], armSet: new Set(),
 		callersOf: -1, callersTree: null, callersA: null, error: '',
@@ -906,12 +906,45 @@
 		render();
 	});
 
+	/*
+	 * On the flat table, the next row whose name matches: drawn, if it
+	 * was past the rows shown, and scrolled to.  Returns whether there
+	 * was one.
+	 */
+	function findNextRow(q) {
+		const rows = flatRows();
+		for (let k = 0; k < rows.length; k++) {
+			const j = (S.flatFrom + k) % rows.length, c = rows[j];
+			if (ccFull(c).toLowerCase().indexOf(q) < 0)
+				continue;
+			S.flatFrom = j + 1;
+			if (j >= S.flatLimit)
+				S.flatLimit = j + 1;
+			render();
+			const tr = views.flat.querySelector('tr[data-cc="' + c + '"]');
+			if (tr) {
+				tr.classList.add('current');
+				if (tr.scrollIntoView)
+					tr.scrollIntoView({ block: 'center' });
+			}
+			return true;
+		}
+		return false;
+	}
+
 	function findNext() {
 		const q = searchIn.value.toLowerCase();
+		if (q !== S.search)
+			S.flatFrom = 0;
 		S.search = q;
 		if (!q) {
 			S.hit = -1;
 			render();
+			return;
+		}
+		if (S.tab === 'flat') {
+			if (!findNextRow(q))
+				status.textContent = 'no cost centre matches \u201c' + searchIn.value + '\u201d';
 			return;
 		}
 		const t = S.tree, order = S.a.order;
@@ -932,7 +965,13 @@
 		}
 		S.hit = -1;
 		render();
-		status.textContent = 'no cost centre matches \u201c' + searchIn.value + '\u201d';
+		/* A de-selected or pruned cost centre is in no stack shown. */
+		let elsewhere = false;
+		for (let c = 0; c < NCC && !elsewhere; c++)
+			elsewhere = baseSeen[c] && ccFull(c).toLowerCase().indexOf(q) >= 0;
+		status.textContent = elsewhere ? 'no stack in this view matches \u201c' + searchIn.value +
+		    '\u201d: the cost centres that do are de-selected or pruned' :
+		    'no cost centre matches \u201c' + searchIn.value + '\u201d';
 	}
 	searchBtn.addEventListener('click', findNext);
 	searchIn.addEventListener('keydown', function (e) { if (e.key === 'Enter') findNext(); });
@@ -953,9 +992,9 @@
 	if (entriesMetric >= 0)
 		columns.push({ key: 'entries', title: 'entries' });
 
-	function renderFlat() {
-		const v = views.flat, a = S.a, m = S.metric, tot = total();
-		v.textContent = '';
+	/* The rows of the flat table, in its order. */
+	function flatRows() {
+		const a = S.a, m = S.metric;
 		const rows = [];
 		for (let c = 0; c < NCC; c++) {
 			/* A synthetic root shows only when cost is left
@@ -985,6 +1024,13 @@
 			if (p > q) return dir;
 			return ccName(x) < ccName(y) ? -1 : ccName(x) > ccName(y) ? 1 : 0;
 		});
+		return rows;
+	}
+
+	function renderFlat() {
+		const v = views.flat, a = S.a, m = S.metric, tot = total();
+		v.textContent = '';
+		const rows = flatRows();
 		const table = el('table', 'flat');
 		const thead = el('thead'), hr = el('tr');
 		columns.forEach(function (col) {

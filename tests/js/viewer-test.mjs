@@ -511,6 +511,46 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.close();
 }
 
+{
+	// Find next on the flat table goes to the next matching row, drawn
+	// if it was past the first 300 and scrolled to.
+	const prof = `${scratch}/m9.json`;
+	execFileSync(`${bindir}/ccs-gen`, ['-q', '-t', 'ghc-json', '-n', '20000', '--seed', '9', '-o', prof]);
+	const page = await open(html(prof, `${scratch}/m9.html`));
+	await page.click('#tab-flat');
+	check(await page.$('#view-flat tr[data-name="Vector.unifyMap1"]') === null,
+	    'the row is past those drawn at first');
+	await page.fill('#search', 'vector.unifymap1');
+	await page.press('#search', 'Enter');
+	const row = await page.$('#view-flat tr.current');
+	const name = row ? await row.getAttribute('data-name') : null;
+	const place = row ? await row.evaluate((r) => [...r.parentNode.children].indexOf(r)) : -1;
+	const seen = row ? await row.evaluate((r) => {
+		const b = r.getBoundingClientRect();
+		return b.top >= 0 && b.bottom <= window.innerHeight;
+	}) : false;
+	check(name === 'Vector.unifyMap1' && place >= 300 && seen,
+	    `find next on the flat table: ${name}, row ${place}, in view ${seen}`);
+	check(await page.$eval('#tab-flat', (b) => b.classList.contains('active')), 'the flat table stays shown');
+	check(page.errors.length === 0, `flat find: no script errors ${page.errors.join('; ')}`);
+	await page.close();
+}
+{
+	// A search for a de-selected cost centre says why no stack matches.
+	const page = await open(html('tests/data/ghc/mj.P.prof', `${scratch}/mj-find.html`));
+	await page.fill('#deselect', 'rev');
+	await page.click('#apply');
+	await page.fill('#search', 'rev');
+	await page.press('#search', 'Enter');
+	const st = await page.textContent('#status');
+	check(/no stack in this view matches \u201crev\u201d: the cost centres that do are de-selected or pruned/.test(st),
+	    `search for a de-selected cost centre: ${st}`);
+	await page.fill('#search', 'nosuchname');
+	await page.press('#search', 'Enter');
+	check(/^no cost centre matches/.test(await page.textContent('#status')), 'a name in no cost centre');
+	await page.close();
+}
+
 await browser.close();
 console.log(failures ? `${failures} failed` : 'all passed');
 process.exit(failures ? 1 : 0);
