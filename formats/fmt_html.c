@@ -13,6 +13,7 @@
  * element whose id is profile-data holds
  *
  *   { "program", "command", "date", "metric" (the one shown first),
+ *     "name": the page's name (pdb_html_opts), if any,
  *     "metrics": [ { "name", "unit", "kind", "approximate",
  *                    "compensated" } ],
  *     "ccs": [ [label, module, src, flags], ... ],
@@ -98,7 +99,7 @@ jstr(const char *s)
 /* The data but its columns of numbers (cc, kids, values), which are
  * most of it, with metric shown first; NULL when out of memory. */
 static json_t *
-build_head(struct pdb *db, int metric, const char *note)
+build_head(struct pdb *db, int metric, const struct pdb_html_opts *ho)
 {
 	json_t *doc, *metrics, *ccs;
 	unsigned m, nm = pdb_metric_count(db);
@@ -139,7 +140,11 @@ build_head(struct pdb *db, int metric, const char *note)
 		    jstr(c.label), jstr(c.module), jstr(c.src), (int)c.flags)))
 			goto fail;
 	}
-	if (note != NULL && pdb_json_put(doc, "note", jstr(note)) == NULL)
+	if (ho != NULL && ho->note != NULL &&
+	    pdb_json_put(doc, "note", jstr(ho->note)) == NULL)
+		goto fail;
+	if (ho != NULL && ho->name != NULL &&
+	    pdb_json_put(doc, "name", jstr(ho->name)) == NULL)
 		goto fail;
 	return doc;
 fail:
@@ -217,7 +222,8 @@ chunk_nodes(unsigned nm)
  * when out of memory.
  */
 static int
-put_data(struct pdb *db, FILE *out, int metric, const char *note)
+put_data(struct pdb *db, FILE *out, int metric,
+    const struct pdb_html_opts *ho)
 {
 	json_t *doc;
 	struct pdb_text head = { NULL, 0, 0, 0 }, t = { NULL, 0, 0, 0 };
@@ -226,7 +232,7 @@ put_data(struct pdb *db, FILE *out, int metric, const char *note)
 	size_t i;
 	int dumped, rc = -1;
 
-	if ((doc = build_head(db, metric, note)) == NULL)
+	if ((doc = build_head(db, metric, ho)) == NULL)
 		return -1;
 	/* Every node is in the walk, as the dump and pgcl writers count. */
 	dumped = pdb_json_put(doc, "nodes", json_integer((json_int_t)
@@ -305,6 +311,8 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	xmlDocPtr doc;
 	xmlNodePtr html, head, body, n, script;
 	const char *prog = pdb_meta_get(db, "program");
+	const struct pdb_html_opts *ho = opts != NULL ? opts->writer_opts :
+	    NULL;
 	xmlOutputBufferPtr ob;
 	const char *mem, *mark;
 	char title[256];
@@ -340,8 +348,9 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	    BAD_CAST "default-src 'none'; script-src 'unsafe-inline'; "
 	    "style-src 'unsafe-inline'; img-src data:");
 	/* libxml2 writes the title as it is: no control characters. */
-	utf8_copy(title, sizeof(title) - 32, prog && *prog ? prog : "profile",
-	    1);
+	utf8_copy(title, sizeof(title) - 32, prog && *prog ? prog :
+	    ho != NULL && ho->name != NULL && *ho->name ? ho->name :
+	    "profile", 1);
 	snprintf(title + strlen(title), 32, " — ccstools profile");
 	child(head, "title", title);
 	child(head, "style", (const char *)pdbi_viewer_css);
@@ -385,9 +394,7 @@ html_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	}
 	at = (size_t)(mark - mem);
 	fwrite(mem, 1, at, out);
-	if (put_data(db, out, metric, opts != NULL && opts->writer_opts !=
-	    NULL ? ((const struct pdb_html_opts *)opts->writer_opts)->note :
-	    NULL) != 0)
+	if (put_data(db, out, metric, ho) != 0)
 		rc = pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	else {
 		at += strlen(DATA_MARK);

@@ -13,6 +13,9 @@ struct pdb_html_opts {
 	/* What was done to the profile before it was written, for the
 	 * page's status line (ccs2html --max-stacks); NULL: nothing. */
 	const char	*note;
+	/* The page's name when the profile records no program, as the
+	 * input's file name; NULL: "profile". */
+	const char	*name;
 };
 
 #endif /* FMT_HTML_H */

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
 #include "fmt_html.h"
@@ -72,6 +73,13 @@ main(int argc, char *argv[])
 		    c.max_stacks_min);
 		tool_warnx("%s: %s", tool_input_name(path), note);
 		hopts.note = note;
+	}
+	/* A page of a profile that names no program is named after its
+	 * file, so that pages open side by side can be told apart. */
+	if (strcmp(path, "-") != 0) {
+		const char *slash = strrchr(path, '/');
+
+		hopts.name = slash != NULL ? slash + 1 : path;
 	}
 	c.opts.writer_opts = &hopts;
 	rc = tool_write_profile(&c, db);

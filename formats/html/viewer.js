@@ -678,7 +678,7 @@
 
 	const app = document.getElementById('app');
 	const header = el('header');
-	const title = el('h1', '', (D.program || 'profile') + ' \u2014 cost-centre-stack profile');
+	const title = el('h1', '', (D.program || D.name || 'profile') + ' \u2014 cost-centre-stack profile');
 	const sub = el('div', 'sub', [D.command, D.date].filter(Boolean).join(' \u00b7 '));
 	header.append(title, sub);
 
@@ -1261,7 +1261,7 @@
 				g.beginPath();
 				g.rect(r.x, r.y, r.w - 2, ROW);
 				g.clip();
-				g.fillText(ccLabel(c), r.x + 3, r.y + ROW / 2);
+				g.fillText(ccLabel(c) || '(empty label)', r.x + 3, r.y + ROW / 2);
 				g.restore();
 			}
 		});

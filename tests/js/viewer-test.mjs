@@ -536,6 +536,13 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.close();
 }
 {
+	// A profile that names no program is named after its file.
+	const page = await open(html('tests/data/pgcl/synthetic-400.pgcl', `${scratch}/syn.html`));
+	const h1 = await page.textContent('h1');
+	check(h1.startsWith('synthetic-400.pgcl \u2014'), `heading: ${h1}`);
+	await page.close();
+}
+{
 	// A search for a de-selected cost centre says why no stack matches.
 	const page = await open(html('tests/data/ghc/mj.P.prof', `${scratch}/mj-find.html`));
 	await page.fill('#deselect', 'rev');

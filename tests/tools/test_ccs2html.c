@@ -91,6 +91,35 @@ Test(ccs2html, self_contained_document)
 	run_free(&r);
 }
 
+/*
+ * A page is named after the program, else after its input file, so that
+ * pages open side by side can be told apart; from a pipe, "profile".
+ */
+Test(ccs2html, page_named_after_program_or_file)
+{
+	static const struct {
+		const char *cmd, *title;
+	} t[] = {
+		{ "ccs2html tests/data/ghc/mj.P.prof", "mj" },
+		{ "ccs2html tests/data/pgcl/synthetic-400.pgcl",
+		    "synthetic-400.pgcl" },
+		{ "ccs2html - < tests/data/pgcl/synthetic-400.pgcl", "profile" },
+	};
+	char want[256];
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		run(&r, "%s", t[i].cmd);
+		cr_assert_eq(r.status, 0, "%s: %s", t[i].cmd, r.err);
+		snprintf(want, sizeof(want), "<title>%s \xe2\x80\x94 ccstools "
+		    "profile</title>", t[i].title);
+		cr_expect(strstr(r.out, want) != NULL, "%s: no %s", t[i].cmd,
+		    want);
+		run_free(&r);
+	}
+}
+
 Test(ccs2html, names_cannot_leave_the_data_island)
 {
 	static const char folded[] =
