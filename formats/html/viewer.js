@@ -408,8 +408,11 @@
 		print: ' -~', graph: '!-~'
 	};
 	const NEVER = /(?!)/;
+	/* Patterns and names are matched as their UTF-8 bytes, one
+	 * character a byte, as fnmatch(3) matches them in the tools: '?'
+	 * is a byte, as it is in the C locale. */
 	function classChar(ch) {
-		return '\\u{' + ch.codePointAt(0).toString(16) + '}';
+		return '\\x' + (0x100 + ch.charCodeAt(0)).toString(16).slice(1);
 	}
 	/*
 	 * The bracket expression that starts at pat[i] ('['): [its regex
@@ -479,7 +482,7 @@
 				re += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 		}
 		try {
-			return new RegExp(re + '$', 'su');
+			return new RegExp(re + '$', 's');
 		} catch (e) {
 			return NEVER;
 		}
@@ -488,12 +491,28 @@
 	 * The patterns of a text box, separated by white space; a blank in
 	 * a pattern is written with a backslash before it.
 	 */
+	/* The UTF-8 bytes of s, a character each. */
+	const encoder = new TextEncoder();
+	function bytesOf(s) {
+		const b = encoder.encode(s);
+		let r = '';
+		for (let i = 0; i < b.length; i += 8192)
+			r += String.fromCharCode.apply(null, b.subarray(i, i + 8192));
+		return r;
+	}
+	const labelBytes = [], fullBytes = [];
 	function matcher(text) {
-		const pats = (text.match(/(?:\\[\s\S]|\S)+/g) || []).map(globRegex);
+		const pats = (text.match(/(?:\\[\s\S]|\S)+/g) || []).map(function (p) {
+			return globRegex(bytesOf(p));
+		});
 		if (!pats.length)
 			return null;
 		return function (c) {
-			const l = ccLabel(c), f = ccFull(c);
+			if (labelBytes[c] === undefined) {
+				labelBytes[c] = bytesOf(ccLabel(c));
+				fullBytes[c] = bytesOf(ccFull(c));
+			}
+			const l = labelBytes[c], f = fullBytes[c];
 			return pats.some(function (r) { return r.test(l) || r.test(f); });
 		};
 	}

@@ -543,6 +543,25 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.close();
 }
 {
+	// Globs match names as the tools' fnmatch(3) does, a byte at a
+	// time: '?' is one byte of a UTF-8 name, not one character.
+	const prof = `${scratch}/glob.folded`;
+	writeFileSync(prof, 'main;caf\u00e9 1\nmain;\u03a9mega 128\nmain;plain 2\n');
+	const page = await open(html(prof, `${scratch}/glob.html`));
+	for (const pat of ['caf?', 'caf??', '?mega', '??mega', 'caf[\u00e9]', 'caf[\u00e9][\u00e9]']) {
+		const cli = spawnSync(`${bindir}/ccs-flat`, ['--tsv', '-d', pat, prof]).stdout.toString()
+		    .split('\n').slice(1).map((l) => l.split('\t')[1]).filter((x) => x);
+		await page.click('#reset');
+		await page.fill('#deselect', pat);
+		await page.click('#apply');
+		await page.click('#tab-flat');
+		const on = await page.$$eval('#view-flat tbody tr:not(.off)', (r) => r.map((e) => e.dataset.name));
+		const same = ['caf\u00e9', '\u03a9mega'].every((n) => on.includes(n) === cli.includes(n));
+		check(same, `glob ${pat}: page keeps ${on.join(' ')}, ccs-flat ${cli.join(' ')}`);
+	}
+	await page.close();
+}
+{
 	// A search for a de-selected cost centre says why no stack matches.
 	const page = await open(html('tests/data/ghc/mj.P.prof', `${scratch}/mj-find.html`));
 	await page.fill('#deselect', 'rev');
