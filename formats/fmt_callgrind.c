@@ -377,14 +377,21 @@ tmp_put(struct pdb_callgrind *w, const char *s, size_t len)
 	return 0;
 }
 
+/* A name not given yet: name_finish() found it taken. */
+#define NAME_LATER	SIZE_MAX
+
 /*
  * Finish the name in tmp: readers strip blanks around names and take an
- * empty one for a reference, so those become '_' and "???"; then make it
- * unique with "#2", "#3", ...  Sets the name of function fid of tab
- * (the bases or the functions written) and enters it in the name table.
+ * empty one for a reference, so those become '_' and "???"; then, with
+ * numbered set, make it unique with "#2", "#3", ...  Sets the name of
+ * function fid of tab (the bases or the functions written) and enters
+ * it in the name table; without numbered, a name taken is left for later
+ * (NAME_LATER), so that every name free as it is keeps it, and a "#2"
+ * made up never takes a real "f#2".
  */
 static int
-name_finish(struct pdb_callgrind *w, struct fn *tab, uint32_t fid)
+name_finish(struct pdb_callgrind *w, struct fn *tab, uint32_t fid,
+    int numbered)
 {
 	size_t base, i, off;
 	uint64_t hv;
@@ -400,6 +407,10 @@ name_finish(struct pdb_callgrind *w, struct fn *tab, uint32_t fid)
 		w->tmp[i - 1] = '_';
 	base = w->tlen;
 	hv = fnv(w->tmp, w->tlen, FNV_INIT);
+	if (!numbered && name_taken(w, tab, w->tmp, hv)) {
+		tab[fid].name = NAME_LATER;
+		return 0;
+	}
 	for (k = 2; name_taken(w, tab, w->tmp, hv); k++) {
 		w->tlen = base;
 		snprintf(suffix, sizeof(suffix), "#%lu", k);
@@ -920,7 +931,17 @@ name_bases(struct pdb_callgrind *w)
 		name = pdb_cc_fullname(db, w->bases[b].cc);
 		w->tlen = 0;
 		if (tmp_put(w, name, strlen(name)) != 0 ||
-		    name_finish(w, w->bases, b) != 0)
+		    name_finish(w, w->bases, b, 0) != 0)
+			goto out;
+	}
+	/* The names taken, with a suffix not taken. */
+	for (b = 0; b < w->nbases; b++) {
+		if (w->bases[b].name != NAME_LATER)
+			continue;
+		name = pdb_cc_fullname(db, w->bases[b].cc);
+		w->tlen = 0;
+		if (tmp_put(w, name, strlen(name)) != 0 ||
+		    name_finish(w, w->bases, b, 1) != 0)
 			goto out;
 	}
 	rc = 0;
@@ -939,25 +960,32 @@ name_fns(struct pdb_callgrind *w)
 	const struct fn *b;
 	uint32_t v;
 
+	int pass;
+
 	htab_free(&w->names);
 	memset(&w->names, 0, sizeof(w->names));
-	for (v = 0; v < w->nfns; v++) {
-		key = w->tup + (size_t)v * stride;
-		b = &w->bases[key[0]];
-		w->fns[v].cc = b->cc;
-		w->fns[v].file = b->file;
-		w->fns[v].line = b->line;
-		w->tlen = 0;
-		for (k = 0; k < stride && key[k] != PDB_NONE; k++) {
-			const char *s = w->arena + w->bases[key[k]].name;
+	/* As in name_bases(): the names free as they are first. */
+	for (pass = 0; pass < 2; pass++)
+		for (v = 0; v < w->nfns; v++) {
+			if (pass == 1 && w->fns[v].name != NAME_LATER)
+				continue;
+			key = w->tup + (size_t)v * stride;
+			b = &w->bases[key[0]];
+			w->fns[v].cc = b->cc;
+			w->fns[v].file = b->file;
+			w->fns[v].line = b->line;
+			w->tlen = 0;
+			for (k = 0; k < stride && key[k] != PDB_NONE; k++) {
+				const char *s = w->arena +
+				    w->bases[key[k]].name;
 
-			if ((k > 0 && tmp_put(w, "'", 1) != 0) ||
-			    tmp_put(w, s, strlen(s)) != 0)
+				if ((k > 0 && tmp_put(w, "'", 1) != 0) ||
+				    tmp_put(w, s, strlen(s)) != 0)
+					return -1;
+			}
+			if (name_finish(w, w->fns, v, pass) != 0)
 				return -1;
 		}
-		if (name_finish(w, w->fns, v) != 0)
-			return -1;
-	}
 	return 0;
 }
 
@@ -1005,7 +1033,7 @@ pdb_callgrind_finish(struct pdb_callgrind *w, FILE *out)
 		w->fns[below].file = w->fns[w->root_fn].file;
 		w->tlen = 0;
 		if (tmp_put(w, ROOT_CALLER, strlen(ROOT_CALLER)) ||
-		    name_finish(w, w->fns, below) != 0)
+		    name_finish(w, w->fns, below, 1) != 0)
 			goto nomem;
 	}
 	/* The calls of each function together, by callee. */

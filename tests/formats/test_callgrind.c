@@ -299,6 +299,43 @@ Test(callgrind, names_unique_and_safe)
 	pdb_free(db);
 }
 
+/*
+ * A number made up to tell two names apart never takes a real name: of
+ * M.f, M.f and a real M.f#2, the second M.f is M.f#3, also in the
+ * functions of a context.
+ */
+Test(callgrind, made_up_names_skip_real_ones)
+{
+	struct pdb *db = pdb_new();
+	uint32_t mm, root, f1, f2, f3, n;
+	unsigned m, context;
+	char *out;
+	int rc;
+
+	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &m) == 0);
+	cr_assert(pdb_module_add(db, "M", &mm) == 0);
+	cr_assert(pdb_cc_add(db, "main", mm, "", 0, 1, &root) == 0);
+	cr_assert(pdb_cc_add(db, "f", mm, "", 0, 2, &f1) == 0);
+	cr_assert(pdb_cc_add(db, "f", mm, "", 0, 3, &f2) == 0);
+	cr_assert(pdb_cc_add(db, "f#2", mm, "", 0, 4, &f3) == 0);
+	cr_assert(pdb_root_new(db, root, &n) == 0);
+	cr_assert(pdb_node_append(db, 0, f1, &n) == 0);
+	cr_assert(pdb_node_append(db, 0, f2, &n) == 0);
+	cr_assert(pdb_node_append(db, 0, f3, &n) == 0);
+	for (context = 0; context < 2; context++) {
+		out = write_cg(db, context, NULL, &rc);
+		cr_assert_eq(rc, PDB_OK);
+		cr_expect(strstr(out, context ? "cfn=(2) M.f'M.main\n" :
+		    "cfn=(2) M.f\n") != NULL, "%s", out);
+		cr_expect(strstr(out, context ? "cfn=(3) M.f#3'M.main\n" :
+		    "cfn=(3) M.f#3\n") != NULL, "%s", out);
+		cr_expect(strstr(out, context ? "cfn=(4) M.f#2'M.main\n" :
+		    "cfn=(4) M.f#2\n") != NULL, "%s", out);
+		free(out);
+	}
+	pdb_free(db);
+}
+
 /* Every cost metric is an event, -m's first, names made KCacheGrind's. */
 Test(callgrind, events)
 {
