@@ -13,7 +13,7 @@
  * element whose id is profile-data holds
  *
  *   { "program", "command", "date", "metric" (the one shown first),
- *     "name": the page's name (pdb_html_opts), if any,
+ *     "name": the page's name (pdb_html_opts), if no program names it,
  *     "metrics": [ { "name", "unit", "kind", "approximate",
  *                    "compensated" } ],
  *     "ccs": [ [label, module, src, flags], ... ],
@@ -143,7 +143,10 @@ build_head(struct pdb *db, int metric, const struct pdb_html_opts *ho)
 	if (ho != NULL && ho->note != NULL &&
 	    pdb_json_put(doc, "note", jstr(ho->note)) == NULL)
 		goto fail;
-	if (ho != NULL && ho->name != NULL &&
+	/* Only where no program names the page, so that the page of a
+	 * profile read from a pipe is the same. */
+	k = pdb_meta_get(db, "program");
+	if ((k == NULL || *k == '\0') && ho != NULL && ho->name != NULL &&
 	    pdb_json_put(doc, "name", jstr(ho->name)) == NULL)
 		goto fail;
 	return doc;
