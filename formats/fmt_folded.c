@@ -732,6 +732,7 @@ warn_shared_frames(struct pdb *db, const struct frame_texts *fr, uint32_t ncc)
 {
 	struct frame_ref *f;
 	uint32_t n = 0, cc, i, names = 0, first = 0;
+	int inrun = 0;
 
 	if ((f = malloc(((size_t)ncc + 1) * sizeof(*f))) == NULL)
 		return -1;
@@ -741,11 +742,16 @@ warn_shared_frames(struct pdb *db, const struct frame_texts *fr, uint32_t ncc)
 			f[n++].len = fr->len[cc];
 		}
 	qsort(f, n, sizeof(*f), cmp_frame_refs);
-	for (i = 1; i < n; i++)
-		if (cmp_frame_refs(&f[i - 1], &f[i]) == 0 &&
-		    (i < 2 || cmp_frame_refs(&f[i - 2], &f[i - 1]) != 0) &&
-		    names++ == 0)
+	/* A run of equal texts is one name. */
+	for (i = 1; i < n; i++) {
+		if (cmp_frame_refs(&f[i - 1], &f[i]) != 0) {
+			inrun = 0;
+			continue;
+		}
+		if (!inrun && names++ == 0)
 			first = i;
+		inrun = 1;
+	}
 	if (names == 1)
 		pdb_warn(db, "folded stacks name a cost centre by module and "
 		    "label only: '%.*s' names more than one, which read back "
