@@ -78,6 +78,30 @@ utf8_copy(char *dst, size_t cap, const char *src, int controls)
 	dst[o] = '\0';
 }
 
+/* A JSON string of the bytes of s, a character each (U+0000 to U+00FF). */
+static json_t *
+jbytes(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+	json_t *j;
+	char *t;
+
+	if ((t = malloc(strlen(s) * 2 + 1)) == NULL)
+		return NULL;
+	for (; *p != '\0'; p++)
+		if (*p < 0x80)
+			t[n++] = (char)*p;
+		else {
+			t[n++] = (char)(0xc0 | *p >> 6);
+			t[n++] = (char)(0x80 | (*p & 0x3f));
+		}
+	t[n] = '\0';
+	j = json_string(t);
+	free(t);
+	return j;
+}
+
 /* A JSON string for s; names that are not UTF-8 get U+FFFD for bad bytes. */
 static json_t *
 jstr(const char *s)
@@ -136,8 +160,15 @@ build_head(struct pdb *db, int metric, const struct pdb_html_opts *ho)
 	}
 	for (i = 0; i < pdb_cc_count(db); i++) {
 		pdb_cc(db, i, &c);
-		if (json_array_append_new(ccs, json_pack("[o,o,o,i]",
-		    jstr(c.label), jstr(c.module), jstr(c.src), (int)c.flags)))
+		/* A name not UTF-8 is shown with U+FFFD, and its bytes go
+		 * along for the page's globs, which match bytes. */
+		if (pdb_utf8_string(c.label) && pdb_utf8_string(c.module) ?
+		    json_array_append_new(ccs, json_pack("[o,o,o,i]",
+		    jstr(c.label), jstr(c.module), jstr(c.src),
+		    (int)c.flags)) : json_array_append_new(ccs,
+		    json_pack("[o,o,o,i,o,o]", jstr(c.label), jstr(c.module),
+		    jstr(c.src), (int)c.flags, jbytes(c.label),
+		    jbytes(c.module))))
 			goto fail;
 	}
 	if (ho != NULL && ho->note != NULL &&

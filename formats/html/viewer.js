@@ -509,8 +509,12 @@
 			return null;
 		return function (c) {
 			if (labelBytes[c] === undefined) {
-				labelBytes[c] = bytesOf(ccLabel(c));
-				fullBytes[c] = bytesOf(ccFull(c));
+				/* A name not UTF-8 comes with its bytes. */
+				const raw = D.ccs[c].length > 5;
+				const l = raw ? D.ccs[c][4] : bytesOf(ccLabel(c));
+				const m = raw ? D.ccs[c][5] : bytesOf(ccModule(c));
+				labelBytes[c] = l;
+				fullBytes[c] = m ? m + '.' + l : l;
 			}
 			const l = labelBytes[c], f = fullBytes[c];
 			return pats.some(function (r) { return r.test(l) || r.test(f); });
@@ -531,7 +535,7 @@
 		metric: D.metric >= 0 && D.metric < D.metrics.length ? D.metric : 0,
 		selectPat: '', deselectPat: '', override: new Map(),
 		min: 0, exclude: '', search: '',
-		tab: 'tree', sortCol: 'self', sortDesc: true, flatLimit: 300, flatFrom: 0,
+		tab: 'tree', sortCol: 'self', sortDesc: true, flatLimit: 300, flatStart: 0, flatFrom: 0,
 		tree: null, a: null, report: null, sel: null,
 		expanded: new Set(), limits: new Map(), hot: 0, arm: [], armSet: new Set(),
 		callersOf: -1, callersTree: null, callersA: null, error: '',
@@ -579,12 +583,15 @@
 			Object.assign(S, applied);
 			applied = inputs();
 			showInputs();
-			S.error = 'The change could not be applied (' +
-			    (e && e.message ? e.message : String(e)) +
-			    '): the view is as it was.';
+			S.error = failed(e);
 		}
 		S.elapsed = performance.now() - t0;
 		render();
+	}
+
+	function failed(e) {
+		return 'The change could not be applied (' + (e && e.message ? e.message : String(e)) +
+		    '): the view is as it was.';
 	}
 
 	/* The view of the inputs in S, all of it computed before any of S
@@ -604,32 +611,41 @@
 			report = r.report;
 		}
 		const a = analyse(t);
-		const ct = S.callersOf >= 0 ? callers(t, a, S.callersOf) : null;
-		const ca = ct ? analyse(ct) : null;
+		const cs = callersView(t, a, S.callersOf);
+		const hot = hotStack(t, a.order, S.metric);
+		const arm = expensiveArm(t, a.inc, S.metric);
 		S.sel = sel;
 		S.report = report;
 		S.tree = t;
 		S.a = a;
-		S.hot = hotStack(t, a.order, S.metric);
-		S.arm = expensiveArm(t, a.inc, S.metric);
-		S.armSet = new Set(S.arm);
+		S.hot = hot;
+		S.arm = arm;
+		S.armSet = new Set(arm);
 		S.expanded = new Set([0]);
 		S.limits = new Map();
 		S.hit = -1;
 		S.hitPath = new Set();
 		S.searchFrom = 0;
+		S.flatStart = 0;
 		S.flameRoot = 0;
-		S.callersTree = ct;
-		S.callersA = ca;
-		S.callersExpanded = new Set([0]);
-		S.callersLimits = new Map();
+		Object.assign(S, cs);
 	}
 
-	function computeCallers() {
-		S.callersTree = callers(S.tree, S.a, S.callersOf);
-		S.callersA = S.callersTree ? analyse(S.callersTree) : null;
-		S.callersExpanded = new Set([0]);
-		S.callersLimits = new Map();
+	/* The callers view of cost centre x in tree t (none for x < 0). */
+	function callersView(t, a, x) {
+		const ct = x >= 0 ? callers(t, a, x) : null;
+		return { callersOf: x, callersTree: ct, callersA: ct ? analyse(ct) : null,
+		    callersExpanded: new Set([0]), callersLimits: new Map() };
+	}
+
+	/* Show the callers of x, or say why not and keep the view. */
+	function showCallers(x) {
+		try {
+			Object.assign(S, callersView(S.tree, S.a, x));
+			S.error = '';
+		} catch (e) {
+			S.error = failed(e);
+		}
 	}
 
 	/* ---- DOM helpers ---- */
@@ -937,8 +953,10 @@
 			if (ccFull(c).toLowerCase().indexOf(q) < 0)
 				continue;
 			S.flatFrom = j + 1;
-			if (j >= S.flatLimit)
-				S.flatLimit = j + 1;
+			/* Past the rows drawn: draw those around it, not every
+			 * row down to it. */
+			if (j < S.flatStart || j >= S.flatStart + S.flatLimit)
+				S.flatStart = Math.max(0, j - 100);
 			render();
 			const tr = views.flat.querySelector('tr[data-cc="' + c + '"]');
 			if (tr) {
@@ -963,7 +981,7 @@
 		}
 		if (S.tab === 'flat') {
 			if (!findNextRow(q))
-				status.textContent = 'no cost centre matches \u201c' + searchIn.value + '\u201d';
+				status.textContent = notFound(q);
 			return;
 		}
 		const t = S.tree, order = S.a.order;
@@ -984,11 +1002,16 @@
 		}
 		S.hit = -1;
 		render();
-		/* A de-selected or pruned cost centre is in no stack shown. */
+		status.textContent = notFound(q);
+	}
+
+	/* What a search found nothing of is: a name of the profile not in
+	 * this view (de-selected or pruned), or of no cost centre. */
+	function notFound(q) {
 		let elsewhere = false;
 		for (let c = 0; c < NCC && !elsewhere; c++)
 			elsewhere = baseSeen[c] && ccFull(c).toLowerCase().indexOf(q) >= 0;
-		status.textContent = elsewhere ? 'no stack in this view matches \u201c' + searchIn.value +
+		return elsewhere ? 'nothing in this view matches \u201c' + searchIn.value +
 		    '\u201d: the cost centres that do are de-selected or pruned' :
 		    'no cost centre matches \u201c' + searchIn.value + '\u201d';
 	}
@@ -1066,6 +1089,7 @@
 					S.sortCol = col.key;
 					S.sortDesc = !col.left;
 				}
+				S.flatStart = 0;
 				renderFlat();
 				refocus('#view-flat th[data-col="' + col.key + '"]');
 			});
@@ -1074,8 +1098,20 @@
 		thead.append(hr);
 		const tbody = el('tbody');
 		const q = S.search;
-		const shown = Math.min(rows.length, S.flatLimit);
-		for (let k = 0; k < shown; k++) {
+		/* A window of the rows: from the first, or around a row
+		 * found far down (findNextRow()). */
+		const from = Math.min(S.flatStart, rows.length);
+		const shown = Math.min(rows.length, from + S.flatLimit);
+		if (from > 0) {
+			const first = el('div', 'more', 'rows ' + (from + 1) + ' to ' + shown + ' of ' +
+			    rows.length + ': show from the first');
+			activatable(first, function () {
+				S.flatStart = 0;
+				renderFlat();
+			});
+			v.append(first);
+		}
+		for (let k = from; k < shown; k++) {
 			const c = rows[k], tr = el('tr', S.sel[c] ? '' : 'off');
 			tr.dataset.cc = String(c);
 			tr.dataset.name = ccFull(c);
@@ -1098,8 +1134,7 @@
 			if (!isSynthetic(c)) {
 				link.title = 'show the callers of ' + ccName(c);
 				activatable(link, function () {
-					S.callersOf = c;
-					computeCallers();
+					showCallers(c);
 					S.tab = 'callers';
 					render();
 				});
@@ -1122,9 +1157,10 @@
 		}
 		table.append(thead, tbody);
 		v.append(table);
-		if (shown < rows.length) {
+		if (shown < rows.length || from > 0) {
 			const more = el('div', 'more', 'show all ' + rows.length + ' cost centres');
 			activatable(more, function () {
+				S.flatStart = 0;
 				S.flatLimit = rows.length;
 				renderFlat();
 			});
@@ -1167,8 +1203,7 @@
 				link.id = 'callers-largest';
 				link.title = 'show the callers of ' + ccName(c);
 				activatable(link, function () {
-					S.callersOf = c;
-					computeCallers();
+					showCallers(c);
 					render();
 					refocus('#tab-callers');
 				});
