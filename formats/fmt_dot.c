@@ -140,7 +140,6 @@ struct dot {
 	int64_t			*zeros;
 };
 
-/* A node to draw and how it ranks. */
 /*
  * A node that may be drawn.  Forced ones come first, whatever the
  * thresholds: the expensive arm's, from the root down, so that however

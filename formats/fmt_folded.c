@@ -754,13 +754,14 @@ warn_shared_frames(struct pdb *db, const struct frame_texts *fr, uint32_t ncc)
 	}
 	if (names == 1)
 		pdb_warn(db, "folded stacks name a cost centre by module and "
-		    "label only: '%.*s' names more than one, which read back "
-		    "as one", (int)f[first].len, f[first].p);
+		    "label only: '%.*s' stands for more than one cost centre, "
+		    "and they read back as one", (int)f[first].len,
+		    f[first].p);
 	else if (names > 1)
 		pdb_warn(db, "folded stacks name a cost centre by module and "
-		    "label only: %" PRIu32 " names, as '%.*s', each name more "
-		    "than one, which read back as one", names,
-		    (int)f[first].len, f[first].p);
+		    "label only: %" PRIu32 " names, such as '%.*s', each stand "
+		    "for more than one cost centre, and those read back as "
+		    "one", names, (int)f[first].len, f[first].p);
 	free(f);
 	return 0;
 }

@@ -23,7 +23,7 @@ static const char helptext[] =
     "  -F, --force            write binary output even to a terminal\n"
     "      --compress         compress stacks: no cost centre twice on one\n"
     "                         stack (Morgan & Jarvis 2.4)\n"
-    TOOL_COMMON_HELP("metric of a folded output (default: ticks or samples)");
+    TOOL_COMMON_HELP("metric of folded, dot output; first in others");
 
 enum { OPT_PGCL_VERSION = OPT_TOOL_BASE, OPT_COMPRESS };
 

@@ -22,7 +22,7 @@ static const char helptext[] =
     "  -v, --verbose          report on stderr how much was folded\n"
     "  -t, --to FORMAT        output format (default: dump)\n"
     "  -F, --force            write binary output even to a terminal\n"
-    TOOL_COMMON_HELP("metric of --min-pct and of a folded output");
+    TOOL_COMMON_HELP("metric of --min-pct and of folded, dot output");
 
 int
 main(int argc, char *argv[])

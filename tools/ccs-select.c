@@ -21,7 +21,7 @@ static const char helptext[] =
     "others move to the nearest selected cost centre below them.\n\n"
     "  -t, --to FORMAT        output format (default: dump)\n"
     "  -F, --force            write binary output even to a terminal\n"
-    TOOL_COMMON_HELP("metric of a folded output (default: ticks or samples)");
+    TOOL_COMMON_HELP("metric of folded, dot output; first in others");
 
 int
 main(int argc, char *argv[])

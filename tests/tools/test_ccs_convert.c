@@ -369,15 +369,15 @@ Test(ccs_convert, folded_says_when_names_are_shared)
 	run(&r, "ccs-convert -t folded %s 2>&1 >/dev/null", calls);
 	cr_expect_eq(r.status, 0);
 	cr_expect_str_eq(r.out, "ccs-convert: warning: folded stacks name a "
-	    "cost centre by module and label only: 6 names, as "
-	    "'Main.insert', each name more than one, which read back as "
-	    "one\n");
+	    "cost centre by module and label only: 6 names, such as "
+	    "'Main.insert', each stand for more than one cost centre, and "
+	    "those read back as one\n");
 	run_free(&r);
 	run(&r, "ccs-convert -s insert -t folded %s 2>&1 >/dev/null", calls);
 	cr_expect_eq(r.status, 0);
 	cr_expect_str_eq(r.out, "ccs-convert: warning: folded stacks name a "
-	    "cost centre by module and label only: 'Main.insert' names more "
-	    "than one, which read back as one\n");
+	    "cost centre by module and label only: 'Main.insert' stands for "
+	    "more than one cost centre, and they read back as one\n");
 	run_free(&r);
 	run(&r, "ccs-convert -t folded tests/data/ghc/mj.P.prof 2>&1 "
 	    ">/dev/null");

@@ -580,11 +580,11 @@ Test(ccs_select, help_says_what_m_does)
 	static const struct {
 		const char *cmd, *line;
 	} t[] = {
-		{ "ccs-select", "metric of a folded output (default: ticks "
-		    "or samples)" },
-		{ "ccs-convert", "metric of a folded output (default: ticks "
-		    "or samples)" },
-		{ "ccs-prune", "metric of --min-pct and of a folded output" },
+		{ "ccs-select", "metric of folded, dot output; first in "
+		    "others" },
+		{ "ccs-convert", "metric of folded, dot output; first in "
+		    "others" },
+		{ "ccs-prune", "metric of --min-pct and of folded, dot output" },
 		{ "ccs-flat", "metric to report (default: ticks or samples)" },
 	};
 	char want[256];

@@ -287,8 +287,9 @@ int	tool_write_profile(struct tool_common *, struct pdb *);
  * as \u00NN).  For a TSV field (tsv set) a backslash is written as \\
  * too, so that fields unescape exactly, and only C0 and DEL are escaped:
  * other bytes are data.  It returns, and tool_text_width() tells
- * without writing, the number of columns that takes in a table: one per
- * code point written.
+ * without writing, the number of columns that takes on a terminal: two
+ * for a wide East Asian character, none for a combining mark, one for
+ * any other code point written.
  */
 int	tool_put_text(FILE *, const char *s, int tsv);
 int	tool_text_width(const char *s);
