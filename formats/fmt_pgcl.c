@@ -106,7 +106,6 @@ static int	 read_v1_tree(struct pdb_input *, struct tree *);
 static int	 add_schema(struct tree *);
 static int	 room_for(struct pdb_input *, uint64_t);
 static uint64_t	 overhead_ticks(uint64_t, uint64_t);
-static int	 meta_u64(struct pdb *, const char *, uint64_t *);
 static void	 put_u32(FILE *, uint32_t);
 
 const struct pdb_format pdb_fmt_pgcl = {
@@ -709,25 +708,6 @@ pgcl_read(struct pdb_input *in, struct pdb *db, const struct pdb_sink *sink,
 	return rc;
 }
 
-/* A header field as an unsigned number; 0 when absent or not a number. */
-static int
-meta_u64(struct pdb *db, const char *key, uint64_t *v)
-{
-	const char *s = pdb_meta_get(db, key);
-	char *end;
-	unsigned long long n;
-
-	*v = 0;
-	if (s == NULL || *s < '0' || *s > '9')
-		return 0;
-	errno = 0;
-	n = strtoull(s, &end, 10);
-	if (errno != 0 || *end != '\0')
-		return 0;
-	*v = n;
-	return 1;
-}
-
 static void
 put_u32(FILE *f, uint32_t v)
 {
@@ -814,8 +794,8 @@ pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 	if (opts != NULL && opts->pgcl_version)
 		version = opts->pgcl_version;
 	else
-		version = meta_u64(db, "pgcl_version", &was) && was == 1 ? 1 :
-		    2;
+		version = pdb_meta_u64(db, "pgcl_version", &was) &&
+		    was == 1 ? 1 : 2;
 
 	if (version != 1 && version != 2)
 		return pdb_seterr(db, PDB_EUNSUPP,
@@ -842,10 +822,11 @@ pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 
 	/* Header figures. */
 	if (version >= 2) {
-		if (!meta_u64(db, "ticks_per_second", &tps) &&
-		    meta_u64(db, "tick_interval_us", &interval) && interval > 0)
+		if (!pdb_meta_u64(db, "ticks_per_second", &tps) &&
+		    pdb_meta_u64(db, "tick_interval_us", &interval) &&
+		    interval > 0)
 			tps = 1000000 / interval;
-		meta_u64(db, "overhead_per_1000", &overhead);
+		pdb_meta_u64(db, "overhead_per_1000", &overhead);
 		if (overhead != 0 && pdb_ticks_compensated(db, PDB_NONE)) {
 			pdb_warn(db, "pgcl cannot mark ticks as compensated: "
 			    "writing overhead 0 so they are not compensated "

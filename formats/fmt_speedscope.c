@@ -9,7 +9,6 @@
  * (Clean's garbage collector "allocates" negative words): those stacks
  * are left out with a warning.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,21 +191,6 @@ put_samples(FILE *out, const struct pdb *db, unsigned m, int skip, int pass,
 	return rc;
 }
 
-/* The value of metadata key as a positive integer, or 0. */
-static uint64_t
-meta_positive(const struct pdb *db, const char *key)
-{
-	const char *s = pdb_meta_get(db, key);
-	char *end;
-	unsigned long long v;
-
-	if (s == NULL || *s < '0' || *s > '9')
-		return 0;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	return *end == '\0' && errno == 0 ? (uint64_t)v : 0;
-}
-
 /*
  * The nanoseconds of a tick of metric mt, when the profile says how long
  * a tick is (GHC's tick interval, Clean's ticks per second), so that
@@ -220,9 +204,9 @@ tick_ns(const struct pdb *db, const struct pdb_metric *mt)
 
 	if (strcmp(mt->unit, "ticks") != 0)
 		return 0;
-	if ((v = meta_positive(db, "tick_interval_us")) > 0)
+	if (pdb_meta_u64(db, "tick_interval_us", &v) && v > 0)
 		return v <= INT64_MAX / 1000 ? (int64_t)v * 1000 : 0;
-	if ((v = meta_positive(db, "ticks_per_second")) > 0 &&
+	if (pdb_meta_u64(db, "ticks_per_second", &v) && v > 0 &&
 	    1000000000 % v == 0)
 		return (int64_t)(1000000000 / v);
 	return 0;

@@ -460,6 +460,13 @@ int		 pdb_names_shared(const struct pdb *db, const uint32_t *ccs,
 		    size_t n, unsigned char *shared);
 
 /*
+ * Metadata value key as an unsigned decimal number in *v: returns 1, or
+ * 0 with *v 0 when it is absent or no such number (io.c).
+ */
+int		 pdb_meta_u64(const struct pdb *db, const char *key,
+		    uint64_t *v);
+
+/*
  * Whether the pgcl reader took the profiling overhead from db's ticks
  * (--compensate), which its metadata keep as "compensated: yes"; with m
  * not PDB_NONE, whether metric m holds those ticks (io.c).

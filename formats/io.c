@@ -295,6 +295,24 @@ pdb_read_tree(struct pdb *db, const char *path, const struct pdb_format *fmt,
 }
 
 int
+pdb_meta_u64(const struct pdb *db, const char *key, uint64_t *v)
+{
+	const char *s = pdb_meta_get(db, key);
+	char *end;
+	unsigned long long n;
+
+	*v = 0;
+	if (s == NULL || *s < '0' || *s > '9')
+		return 0;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return 0;
+	*v = n;
+	return 1;
+}
+
+int
 pdb_ticks_compensated(const struct pdb *db, unsigned m)
 {
 	const char *c = pdb_meta_get(db, "compensated");
