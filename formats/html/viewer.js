@@ -540,7 +540,8 @@
 		expanded: new Set(), limits: new Map(), hot: 0, arm: [], armSet: new Set(),
 		callersOf: -1, callersTree: null, callersA: null, error: '',
 		callersExpanded: new Set(),
-		callersLimits: new Map(), searchFrom: 0, hit: -1, hitPath: new Set(), flameRoot: 0
+		callersLimits: new Map(), searchFrom: 0, hit: -1, hitPath: new Set(), flameRoot: 0,
+		flameFocus: -1
 	};
 
 	function selection() {
@@ -628,6 +629,7 @@
 		S.searchFrom = 0;
 		S.flatStart = 0;
 		S.flameRoot = 0;
+		S.flameFocus = -1;
 		Object.assign(S, cs);
 	}
 
@@ -1250,10 +1252,19 @@
 		const v = views.flame, t = S.tree, a = S.a, m = S.metric;
 		v.textContent = '';
 		v.append(el('p', 'note', 'Width is inclusive ' + D.metrics[m].name +
-		    '. Click a frame to zoom in, the top frame to zoom out.'));
+		    '. Click a frame to zoom in, the top frame to zoom out; or, on the graph, ' +
+		    'move between frames with the arrow keys, Enter to zoom in, Escape to zoom out.'));
 		const box = el('div', 'flame'), canvas = el('canvas');
+		canvas.tabIndex = 0;
+		canvas.setAttribute('role', 'img');
+		canvas.setAttribute('aria-label', 'flame graph: arrow keys move between frames');
 		box.append(canvas);
 		v.append(box);
+		/* The frame the keys are on, said in words below the graph. */
+		const said = el('p', 'note');
+		said.id = 'flame-focus';
+		said.setAttribute('aria-live', 'polite');
+		v.append(said);
 		const W = Math.max(300, v.clientWidth || 1000);
 		const rects = [];
 		let maxDepth = 0;
@@ -1305,8 +1316,10 @@
 		g.scale(dpr, dpr);
 		g.font = '11px system-ui, sans-serif';
 		g.textBaseline = 'middle';
+		const drawn = new Map();
 		rects.forEach(function (r) {
 			const c = t.cc[r.n];
+			drawn.set(r.n, r);
 			g.fillStyle = S.armSet.has(r.n) ? '#c2410c' : colour(c);
 			g.fillRect(r.x, r.y, Math.max(r.w - 1, 0.5), ROW - 1);
 			if (r.w > 30) {
@@ -1320,6 +1333,14 @@
 			}
 		});
 		flameRects = rects;
+		const focus = drawn.has(S.flameFocus) ? S.flameFocus : root;
+		if (drawn.has(focus)) {
+			const r = drawn.get(focus);
+			g.strokeStyle = '#1d2433';
+			g.lineWidth = 2;
+			g.strokeRect(r.x + 1, r.y + 1, Math.max(r.w - 3, 1), ROW - 3);
+			said.textContent = frameText(focus);
+		}
 		/* For the tests: how many frames, and how far right they reach. */
 		canvas.dataset.frames = String(rects.length);
 		canvas.dataset.extent = String(rects.reduce(function (x, r) {
@@ -1341,8 +1362,7 @@
 				tip.style.display = 'none';
 				return;
 			}
-			tip.textContent = ccName(t.cc[n]) + ': ' + fmt(a.inc[m][n]) + ' ' +
-			    D.metrics[m].unit + ' (' + pct(a.inc[m][n], total()) + '%), self ' + fmt(t.own[m][n]);
+			tip.textContent = frameText(n);
 			tip.style.display = 'block';
 			/* Inside the window, however near its right edge. */
 			tip.style.left = Math.max(0, Math.min(ev.clientX + 12,
@@ -1355,8 +1375,51 @@
 			if (n < 0)
 				return;
 			S.flameRoot = n === S.flameRoot ? Math.max(t.parent[n], 0) : n;
+			S.flameFocus = S.flameRoot;
 			renderFlame();
 		});
+		/* The drawn children of n, left to right. */
+		function kids(n) {
+			const out = [];
+			for (let c = t.first[n]; c >= 0; c = t.next[c])
+				if (drawn.has(c))
+					out.push(c);
+			return out;
+		}
+		canvas.addEventListener('keydown', function (ev) {
+			let f = focus, zoom = -1;
+			if (ev.key === 'ArrowUp' && f !== root)
+				f = t.parent[f];
+			else if (ev.key === 'ArrowDown') {
+				const k = kids(f);
+				if (k.length)
+					f = k.reduce(function (x, y) { return drawn.get(y).w > drawn.get(x).w ? y : x; });
+			} else if ((ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') && f !== root) {
+				const k = kids(t.parent[f]), i = k.indexOf(f) + (ev.key === 'ArrowLeft' ? -1 : 1);
+				if (i >= 0 && i < k.length)
+					f = k[i];
+			} else if (ev.key === 'Enter' || ev.key === ' ')
+				zoom = f === root ? Math.max(t.parent[root], 0) : f;
+			else if (ev.key === 'Escape')
+				zoom = Math.max(t.parent[root], 0);
+			else
+				return;
+			ev.preventDefault();
+			if (zoom >= 0) {
+				S.flameRoot = zoom;
+				f = zoom;
+			}
+			S.flameFocus = f;
+			renderFlame();
+			refocus('#view-flame canvas');
+		});
+	}
+
+	/* A frame of the flame graph in words: name, inclusive, share, self. */
+	function frameText(n) {
+		const t = S.tree, a = S.a, m = S.metric;
+		return ccName(t.cc[n]) + ': ' + fmt(a.inc[m][n]) + ' ' + D.metrics[m].unit + ' (' +
+		    pct(a.inc[m][n], total()) + '%), self ' + fmt(t.own[m][n]);
 	}
 
 	/* ---- everything ---- */

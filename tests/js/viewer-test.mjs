@@ -145,6 +145,28 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	// Flame graph.
 	await page.click('#tab-flame');
 	check(await page.$eval('#view-flame canvas', (c) => c.height > 0 && c.width > 0), 'flame graph drawn');
+	// From the keyboard: arrows move between frames, said below the
+	// graph; Enter zooms in, Escape out; the graph keeps the focus.
+	{
+		await page.focus('#view-flame canvas');
+		const said = () => page.textContent('#flame-focus');
+		const frames = () => page.$eval('#view-flame canvas', (c) => Number(c.dataset.frames));
+		const all = await frames();
+		check(/^MAIN\.MAIN: 47 ticks/.test(await said()), `flame keys start at the root: ${await said()}`);
+		await page.keyboard.press('ArrowDown');
+		await page.keyboard.press('ArrowDown');
+		check(/^Main\.h: 46 ticks/.test(await said()), `down twice, the widest child each time: ${await said()}`);
+		await page.keyboard.press('ArrowLeft');
+		check(/^Main\.a: 1 ticks/.test(await said()), `left, the sibling before: ${await said()}`);
+		await page.keyboard.press('ArrowUp');
+		await page.keyboard.press('Enter');
+		check(/^Main\.CAF: 47 ticks/.test(await said()) && await frames() === all - 1,
+		    `Enter zooms into CAF: ${await said()}, ${await frames()} of ${all} frames`);
+		await page.keyboard.press('Escape');
+		check(/^MAIN\.MAIN/.test(await said()) && await frames() === all &&
+		    await page.evaluate(() => document.activeElement.tagName) === 'CANVAS',
+		    `Escape zooms out, the graph keeps the focus: ${await said()}`);
+	}
 
 	// Another metric.
 	check(await page.textContent('#min-unit') === 'ticks', 'the minimum is in ticks');
