@@ -68,19 +68,21 @@ struct pdb_input {
 	size_t		 len;		/* bytes valid in buf */
 	size_t		 pos;		/* next byte to read */
 	size_t		 cap;
-	uint64_t	 base;		/* file offset of buf[0] */
+	uint64_t	 base;		/* input offset of buf[0] */
 	uint64_t	 line;		/* lines consumed by pdb_in_line() */
 	int		 eof;		/* no more bytes after buf[len] */
 	int		 err;		/* errno of a failed read, or 0 */
 	void		*gz;		/* gzip's inflater, or NULL */
 	int		 fd;
-	uint64_t	 size;		/* of the file; 0 when unknown */
+	uint64_t	 size;		/* of the file from where the input
+					   starts; 0 when unknown */
 	/* As in struct pdb_opts; set by pdb_read_stream(). */
 	void		(*progress)(void *, uint64_t, uint64_t, int);
 	void		*progress_arg;
 	/* When mapped (pdb_in_map()): buf is the whole file, of which the
 	 * pages before dropped have been given back. */
 	int		 mapped;
+	int		 unmappable;	/* starts past the file's first byte */
 	size_t		 dropped;
 };
 

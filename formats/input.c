@@ -136,8 +136,21 @@ pdb_in_open(struct pdb *db, const char *path)
 		return NULL;
 	}
 	in->fd = fd;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+	/*
+	 * Standard input may start past the beginning of its file, as in
+	 * "{ read -r line; ccs-flat -; } < file": the input is what is
+	 * left, and it is read, not mapped (pdb_in_map()).
+	 */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		off_t at = lseek(fd, 0, SEEK_CUR);
+
 		in->size = (uint64_t)st.st_size;
+		if (at > 0) {
+			in->size = at < st.st_size ?
+			    (uint64_t)(st.st_size - at) : 0;
+			in->unmappable = 1;
+		}
+	}
 	in->cap = FIRSTSIZE;
 	in->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	return in;
@@ -178,7 +191,8 @@ pdb_in_map(struct pdb_input *in)
 	/* Whether the file is gzip is known from its first bytes. */
 	if (in->base + in->len == 0 && !in->eof && pdb_in_fill(in, 1) < 0)
 		return -1;
-	if (in->size == 0 || in->size > SIZE_MAX || in->err || in->gz != NULL)
+	if (in->size == 0 || in->size > SIZE_MAX || in->err || in->gz != NULL ||
+	    in->unmappable)
 		return -1;
 	/* What is buffered came from the file: it is in the map too. */
 	at = in->base + in->pos;

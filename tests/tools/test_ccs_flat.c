@@ -861,3 +861,31 @@ Test(ccs_flat, wide_and_combining_characters_line_up)
 	unlink(path);
 	free(path);
 }
+
+/*
+ * Standard input that starts past the beginning of its file, as after
+ * a shell's "read" of a header line, is read from where it is: the
+ * binary formats, which map a file, read such input instead.
+ */
+Test(ccs_flat, stdin_from_the_middle_of_a_file)
+{
+	static const char *const fmts[] = { "dump", "pgcl" };
+	char *dir = make_temp_dir();
+	struct run r, want;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		run(&want, "ccs-gen -q -t %s -n 2000 -o %s/a && ccs-flat %s/a",
+		    fmts[i], dir, dir);
+		cr_assert_eq(want.status, 0, "%s", want.err);
+		run(&r, "{ printf 'hdr\\n'; cat %s/a; } > %s/h && "
+		    "{ dd bs=4 count=1 status=none of=/dev/null; ccs-flat -; } "
+		    "< %s/h", dir, dir, dir);
+		cr_expect_eq(r.status, 0, "%s: %s", fmts[i], r.err);
+		cr_expect_str_eq(r.out, want.out, "%s", fmts[i]);
+		run_free(&r);
+		run_free(&want);
+	}
+	remove_temp(dir);
+	free(dir);
+}
