@@ -336,7 +336,7 @@ main(int argc, char *argv[])
 	struct gstats st;
 	struct model m;
 	uint64_t nodes = 10000, size = 0, seed = 1, bytes;
-	int ch, stream = 0, verbose = 0, nodes_set = 0;
+	int ch, rc, stream = 0, verbose = 0, nodes_set = 0;
 	FILE *out;
 
 	tool_init(argv[0], &c);
@@ -405,6 +405,8 @@ main(int argc, char *argv[])
 		return TOOL_ERR;
 	}
 	bytes = produce(f, seed, nodes, stream, out, &st, &m);
+	/* Closing erases the progress bar: the summary comes after it. */
+	rc = tool_output_close(&c, out) == 0 ? TOOL_OK : TOOL_ERR;
 	if (verbose)
 		fprintf(stderr, "%s: %s: %" PRIu64 " nodes, %" PRIu32
 		    " cost centres in %" PRIu32 " modules, depth %" PRIu64
@@ -414,5 +416,5 @@ main(int argc, char *argv[])
 		    (double)st.nodes : 0.0, bytes);
 	model_free(&m);
 	tool_common_free(&c);
-	return tool_output_close(&c, out) == 0 ? TOOL_OK : TOOL_ERR;
+	return rc;
 }

@@ -223,3 +223,55 @@ Test(progress, never_into_a_file_or_a_pipe)
 	cr_expect_str_eq(r.out, "0\n");
 	run_free(&r);
 }
+
+/*
+ * Every other line on the terminal comes after the bar is erased: a
+ * library warning in the middle of a read, ccs-gen -v's summary, and the
+ * end of a tool that a reader closing its pipe kills.
+ */
+Test(progress, erased_before_anything_else)
+{
+	char cmd[1024], *s;
+	struct run r;
+
+	if (!have_script())
+		cr_skip_test("script(1) cannot give a pseudo-terminal here");
+	/* A GHC report whose tree has more ticks than its header. */
+	run(&r, "ccs-gen -q -t ghc-prof --size 3M -o %s && sed -i "
+	    "'5s/(\\([0-9]*\\) ticks/(1 ticks/' %s", out2, out2);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	snprintf(cmd, sizeof(cmd), "CCS_PROGRESS_DELAY=0 ccs-flat -f ghc-prof "
+	    "%s > /dev/null", out2);
+	s = on_terminal(cmd);
+	cr_expect(strstr(s, "ccs-flat: reading ") != NULL &&
+	    strstr(s, "\r\033[Kccs-flat: warning: ") != NULL, "%s", s);
+	free(s);
+	snprintf(cmd, sizeof(cmd), "CCS_PROGRESS_DELAY=0 ccs-gen -t dump "
+	    "--size 3M -v -o %s", out1);
+	s = on_terminal(cmd);
+	cr_expect(strstr(s, "ccs-gen: writing ") != NULL &&
+	    strstr(s, "\r\033[Kccs-gen: dump: ") != NULL, "%s", s);
+	free(s);
+	snprintf(cmd, sizeof(cmd), "CCS_PROGRESS_DELAY=0 ccs-convert -t "
+	    "folded %s | head -c 1000 > /dev/null; echo PROMPT", in);
+	s = on_terminal(cmd);
+	cr_expect(strstr(s, "ccs-convert: writing ") != NULL &&
+	    strstr(s, "\r\033[KPROMPT") != NULL, "%s", s);
+	free(s);
+}
+
+/* Output to a terminal, -o /dev/tty too, gets no bar over it. */
+Test(progress, none_over_output_on_a_terminal)
+{
+	char cmd[512], *s;
+
+	if (!have_script())
+		cr_skip_test("script(1) cannot give a pseudo-terminal here");
+	snprintf(cmd, sizeof(cmd), "CCS_PROGRESS_DELAY=0 ccs-stacks %s -o "
+	    "/dev/tty", in);
+	s = on_terminal(cmd);
+	cr_expect(strstr(s, "ccs-stacks: writing") == NULL, "%.300s", s);
+	cr_expect(strstr(s, ";") != NULL, "no stacks written: %.300s", s);
+	free(s);
+}

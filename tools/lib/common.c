@@ -25,6 +25,7 @@ static void
 warn_handler(void *arg, const char *msg)
 {
 	(void)arg;
+	tool_progress_clear();
 	fprintf(stderr, "%s: warning: %s\n", tool_progname, msg);
 }
 

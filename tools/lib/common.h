@@ -366,8 +366,9 @@ void	tool_line_free(struct tool_line *);
 void	tool_progress_cb(void *c, uint64_t done, uint64_t total, int finished);
 void	tool_write_progress_cb(void *c, uint64_t nodes, uint64_t total);
 void	tool_progress_total(uint64_t bytes);
-/* Erase the bar, if one is shown. */
+/* Erase the bar, if one is shown; the second from a signal handler. */
 void	tool_progress_clear(void);
+void	tool_progress_signal_clear(void);
 /* For tool_output_open() and _close(): when a bar may show, f wrapped in
  * a stream that counts the bytes; and the stream under the wrapper,
  * everything passed on to it. */

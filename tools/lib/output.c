@@ -73,6 +73,7 @@ out_tmp_signal(int sig)
 	if (out_tmp_live)
 		unlink(out_tmp);
 	out_tmp_live = 0;
+	tool_progress_signal_clear();
 	errno = save;
 	/* Die of the signal, as if it had not been caught. */
 	signal(sig, SIG_DFL);

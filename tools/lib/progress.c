@@ -7,14 +7,21 @@
 #define _GNU_SOURCE		/* fopencookie(3), for the writing progress bar */
 #include <sys/time.h>
 
+#include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "common.h"
 
 static char	wrap_buf[TOOL_OUT_BUFSIZE];
+/* The bar is on the screen, for a signal handler. */
+static volatile sig_atomic_t	bar_shown;
+/* The signals that end a tool and would leave the bar on the screen. */
+static const int	bar_sigs[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
 
 static struct {
 	int		 decided, on;	/* stderr is a terminal, no -q */
@@ -86,6 +93,48 @@ draw_eta(double left)
 	fprintf(stderr, " ETA %d:%02d", (int)left / 60, (int)left % 60);
 }
 
+void
+tool_progress_signal_clear(void)
+{
+	if (bar_shown) {
+		bar_shown = 0;
+		(void)!write(STDERR_FILENO, "\r\033[K", 4);
+	}
+}
+
+/* A signal ends the tool: erase the bar, then die of it. */
+static void
+bar_signal(int sig)
+{
+	int save = errno;
+
+	tool_progress_signal_clear();
+	errno = save;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * Erase the bar when a signal ends the tool, as a reader closing the
+ * pipe (SIGPIPE) or ^C does: for the signals that would kill it
+ * (SIG_DFL), once the bar first shows.  Those of -o's temporary file
+ * (output.c) erase it themselves.
+ */
+static void
+catch_signals(void)
+{
+	struct sigaction sa, cur;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = bar_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(bar_sigs) / sizeof(bar_sigs[0]); i++)
+		if (sigaction(bar_sigs[i], NULL, &cur) == 0 &&
+		    cur.sa_handler == SIG_DFL)
+			sigaction(bar_sigs[i], &sa, NULL);
+}
+
 static void
 draw(uint64_t done, uint64_t total, double t)
 {
@@ -118,6 +167,9 @@ draw(uint64_t done, uint64_t total, double t)
 	} else if (rate > 0)
 		fprintf(stderr, " %s/s", r);
 	fflush(stderr);
+	if (!bar_shown)
+		catch_signals();
+	bar_shown = 1;
 	prog.shown = 1;
 	prog.last = t;
 }
@@ -144,6 +196,7 @@ tool_progress_clear(void)
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
 		prog.shown = 0;
+		bar_shown = 0;
 	}
 }
 
@@ -202,9 +255,8 @@ tool_progress_wrap(const struct tool_common *c, FILE *f)
 	cookie_io_functions_t io = { NULL, wrap_write, NULL, wrap_close };
 	FILE *w;
 
-	/* Not over text shown on the same terminal. */
-	if (!progress_on(c) || prog.wrapper != NULL ||
-	    (f == stdout && isatty(STDOUT_FILENO)) ||
+	/* Not over text shown on a terminal (stdout, or -o /dev/tty). */
+	if (!progress_on(c) || prog.wrapper != NULL || isatty(fileno(f)) ||
 	    (w = fopencookie(NULL, "w", io)) == NULL)
 		return f;
 	setvbuf(w, wrap_buf, _IOFBF, sizeof(wrap_buf));
