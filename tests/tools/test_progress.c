@@ -224,6 +224,17 @@ Test(progress, never_into_a_file_or_a_pipe)
 	run_free(&r);
 }
 
+/* What cmd writes to its terminal holds both a and b. */
+static void
+expect_shown(const char *cmd, const char *a, const char *b)
+{
+	char *s = on_terminal(cmd);
+
+	cr_expect(strstr(s, a) != NULL && strstr(s, b) != NULL, "%s: %s",
+	    cmd, s);
+	free(s);
+}
+
 /*
  * Every other line on the terminal comes after the bar is erased: a
  * library warning in the middle of a read, ccs-gen -v's summary, and the
@@ -231,7 +242,7 @@ Test(progress, never_into_a_file_or_a_pipe)
  */
 Test(progress, erased_before_anything_else)
 {
-	char cmd[1024], *s;
+	char cmd[1024];
 	struct run r;
 
 	if (!have_script())
@@ -243,22 +254,13 @@ Test(progress, erased_before_anything_else)
 	run_free(&r);
 	snprintf(cmd, sizeof(cmd), "CCS_PROGRESS_DELAY=0 ccs-flat -f ghc-prof "
 	    "%s > /dev/null", out2);
-	s = on_terminal(cmd);
-	cr_expect(strstr(s, "ccs-flat: reading ") != NULL &&
-	    strstr(s, "\r\033[Kccs-flat: warning: ") != NULL, "%s", s);
-	free(s);
+	expect_shown(cmd, "ccs-flat: reading ", "\r\033[Kccs-flat: warning: ");
 	snprintf(cmd, sizeof(cmd), "CCS_PROGRESS_DELAY=0 ccs-gen -t dump "
 	    "--size 3M -v -o %s", out1);
-	s = on_terminal(cmd);
-	cr_expect(strstr(s, "ccs-gen: writing ") != NULL &&
-	    strstr(s, "\r\033[Kccs-gen: dump: ") != NULL, "%s", s);
-	free(s);
+	expect_shown(cmd, "ccs-gen: writing ", "\r\033[Kccs-gen: dump: ");
 	snprintf(cmd, sizeof(cmd), "CCS_PROGRESS_DELAY=0 ccs-convert -t "
 	    "folded %s | head -c 1000 > /dev/null; echo PROMPT", in);
-	s = on_terminal(cmd);
-	cr_expect(strstr(s, "ccs-convert: writing ") != NULL &&
-	    strstr(s, "\r\033[KPROMPT") != NULL, "%s", s);
-	free(s);
+	expect_shown(cmd, "ccs-convert: writing ", "\r\033[KPROMPT");
 }
 
 /* Output to a terminal, -o /dev/tty too, gets no bar over it. */
