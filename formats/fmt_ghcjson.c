@@ -140,7 +140,7 @@ ghcjson_read(struct pdb_input *in, struct pdb *db,
 	    (long)GHCJSON_STREAM_MIN)
 		return pdb_ghcjson_stream(in, db, sink);
 	if (have < 0)
-		return pdb_in_seterr(in, db, pdb_in_offset(in));
+		return pdb_in_seterr(in, db);
 	memset(&c, 0, sizeof(c));
 	c.db = db;
 	c.name = in->name;

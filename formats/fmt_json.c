@@ -1182,7 +1182,7 @@ read_tail(struct pdb_input *in, struct pdb *db, char **t, size_t *tlen,
 		in->pos = in->len;
 	}
 	if (got < 0)
-		return pdb_in_seterr(in, db, pdb_in_offset(in));
+		return pdb_in_seterr(in, db);
 	return 0;
 }
 
@@ -1286,7 +1286,7 @@ read_streamed(struct pdb_input *in, struct pdb *db,
 	while (!f.s.closed) {
 		if (in->pos >= in->len) {
 			if ((got = pdb_in_fill(in, CHUNK)) < 0) {
-				rc = pdb_in_seterr(in, db, pdb_in_offset(in));
+				rc = pdb_in_seterr(in, db);
 				goto nodes_out;
 			}
 			if (got == 0)

@@ -434,7 +434,7 @@ read_tree(struct pdb_input *in, const struct tree *t, uint64_t *stopped)
 		    (unsigned)(t->layout + 1) ? UINT64_MAX :
 		    nch * (unsigned)(t->layout + 1))) <= 0)) {
 			if (k < 0) {
-				pdb_in_seterr(in, db, pdb_in_offset(in));
+				pdb_in_seterr(in, db);
 				goto fail;
 			}
 			pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: child "
@@ -477,7 +477,7 @@ node:
 		goto fail;
 	}
 	if (in->err) {
-		pdb_in_seterr(in, db, pdb_in_offset(in));
+		pdb_in_seterr(in, db);
 		goto fail;
 	}
 	goto out;

@@ -102,15 +102,14 @@ long		 pdb_in_fill(struct pdb_input *, size_t want);
 int		 pdb_in_map(struct pdb_input *);
 /*
  * Set the error of a failed pdb_in_fill() on db and return its code:
- * out of memory, a bad gzip stream (a format error at byte at, where
- * the reader is, or further at the end of the data inflated, where the
- * stream broke off; for bytes after the gzip data, at their offset in
- * the file), or errno.
+ * out of memory, a bad gzip stream (a format error at the end of the
+ * data inflated, where the stream broke off; for bytes after the gzip
+ * data, at their offset in the file), or errno.
  */
-int		 pdb_in_seterr(struct pdb_input *, struct pdb *, uint64_t at);
+int		 pdb_in_seterr(struct pdb_input *, struct pdb *);
 /*
- * The input failed or ended in the middle of what: pdb_in_seterr() at
- * the reader's offset if a fill failed, else "truncated in what".
+ * The input failed or ended in the middle of what: pdb_in_seterr() if
+ * a fill failed, else "truncated in what" at the reader's offset.
  */
 int		 pdb_in_failed(struct pdb_input *, struct pdb *,
 		    const char *what);

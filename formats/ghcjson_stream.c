@@ -1223,7 +1223,7 @@ pdb_ghcjson_stream(struct pdb_input *in, struct pdb *db,
 	for (;;) {
 		if (in->pos >= in->len) {
 			if ((got = pdb_in_fill(in, CHUNK)) < 0) {
-				rc = pdb_in_seterr(in, db, pdb_in_offset(in));
+				rc = pdb_in_seterr(in, db);
 				goto out;
 			}
 			if (got == 0)

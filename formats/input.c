@@ -462,7 +462,7 @@ pdb_in_fill(struct pdb_input *in, size_t want)
 }
 
 int
-pdb_in_seterr(struct pdb_input *in, struct pdb *db, uint64_t at)
+pdb_in_seterr(struct pdb_input *in, struct pdb *db)
 {
 	const struct gz *g = in->gz;
 	/* A damaged gzip stream says why; any other failure is errno's. */
@@ -475,13 +475,14 @@ pdb_in_seterr(struct pdb_input *in, struct pdb *db, uint64_t at)
 		return pdb_seterr(db, PDB_EFORMAT,
 		    "%s: compressed byte %llu: %s", in->name,
 		    (unsigned long long)g->trailing, msg);
-	/* A reader that asked for more than it read (a JSON document
-	 * whole) is at its start: the stream broke off further on. */
-	if (msg != NULL && at < in->base + in->len)
-		at = in->base + in->len;
+	/*
+	 * Where the data inflated ends, the stream broke off: the reader
+	 * may be short of it, as one that reads a JSON document whole is
+	 * still at its start.
+	 */
 	if (msg != NULL)
 		return pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s",
-		    in->name, (unsigned long long)at, msg);
+		    in->name, (unsigned long long)(in->base + in->len), msg);
 	return pdb_seterr(db, PDB_EIO, "%s: %s", in->name,
 	    strerror(in->err ? in->err : EIO));
 }
@@ -490,7 +491,7 @@ int
 pdb_in_failed(struct pdb_input *in, struct pdb *db, const char *what)
 {
 	if (in->err)
-		return pdb_in_seterr(in, db, pdb_in_offset(in));
+		return pdb_in_seterr(in, db);
 	return pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: truncated in %s",
 	    in->name, (unsigned long long)pdb_in_offset(in), what);
 }

@@ -176,8 +176,7 @@ gzip_verdict(struct pdb_input *in, struct pdb *db, int rc)
 	do
 		in->pos = in->len;
 	while ((have = pdb_in_fill(in, 1)) > 0);
-	if (have == 0 || pdb_in_seterr(in, db, in->base + in->len) !=
-	    PDB_EFORMAT)
+	if (have == 0 || pdb_in_seterr(in, db) != PDB_EFORMAT)
 		return pdb_seterr(db, rc, "%s", first);
 	snprintf(damage, sizeof(damage), "%s", pdb_errmsg(db));
 	return pdb_seterr(db, rc, "%s; before it: %s", damage, first);
@@ -210,7 +209,7 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 	}
 	/* A damaged gzip stream fails at the bytes inflated so far. */
 	if ((have = pdb_in_fill(in, PROBE_BYTES)) < 0) {
-		rc = pdb_in_seterr(in, db, in->base + in->len);
+		rc = pdb_in_seterr(in, db);
 		goto out;
 	}
 	if (fmt == NULL) {
