@@ -109,17 +109,13 @@ tsv_field(FILE *out, const char *s)
 
 /*
  * A percentage with one decimal, computed in the order GHC's report does
- * (x / total * 100.0, in double), so that the rounding is GHC's too; 0.0
- * for nothing, of a negative total too.
+ * (x / total * 100.0, in double), so that the rounding is GHC's too.
  */
 static void
 fmt_pct(char *buf, int64_t x, int64_t total)
 {
-	double p = total == 0 || x == 0 ? 0.0 :
-	    (double)x / (double)total * 100.0;
-
-	if (!tool_fmt_tenths(buf, NUMLEN, p))
-		snprintf(buf, NUMLEN, "%.1f", p);
+	tool_fmt_tenths(buf, NUMLEN, total == 0 ? 0.0 :
+	    (double)x / (double)total * 100.0);
 }
 
 static const char *
@@ -248,6 +244,7 @@ row(struct tree *t, long long lvl, uint32_t n, uint64_t nhidden,
 	char lab[64], ent[NUMLEN] = "", v[2][MAXSHOW][NUMLEN],
 	    p[2][MAXSHOW][NUMLEN];
 	int64_t x;
+	long long wl;
 	unsigned i, k;
 
 	if (n != PDB_NONE) {
@@ -278,8 +275,8 @@ row(struct tree *t, long long lvl, uint32_t n, uint64_t nhidden,
 	}
 
 	if (t->measure) {
-		widen(&t->wl, lvl + width(label) < NAMEMAX ?
-		    (int)lvl + width(label) : NAMEMAX);
+		wl = lvl + width(label);
+		widen(&t->wl, wl < NAMEMAX ? (int)wl : NAMEMAX);
 		widen(&t->wm, width(module));
 		widen(&t->ws, width(src));
 		widen(&t->we, (int)strlen(ent));

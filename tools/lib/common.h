@@ -301,9 +301,9 @@ int	tool_text_width(const char *s);
  * columns ("%*s").
  */
 const char *tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total);
-/* "%.1f" of x into buf, or 0 when it cannot (x too large or buf too
- * small, or no long double wide enough): then printf() must. */
-int	tool_fmt_tenths(char *buf, size_t len, double x);
+/* "%.1f" of x into buf, but for an exact zero, which has no sign: the
+ * -0.0 of dividing 0 by a negative total is "0.0". */
+const char *tool_fmt_tenths(char *buf, size_t len, double x);
 const char *tool_fmt_int(char *buf, size_t len, int64_t v);
 void	tool_put_right(FILE *out, const char *s, int w);
 /* Name s as tool_put_text() writes it, then spaces up to w columns. */

@@ -157,7 +157,7 @@ tool_text_width(const char *s)
  * would save and restore the floating-point state to keep the inexact
  * flag clear, a cost in every call; nothing here reads that flag.)
  */
-int
+const char *
 tool_fmt_tenths(char *buf, size_t len, double x)
 {
 	char digits[32], *p = digits;
@@ -165,8 +165,12 @@ tool_fmt_tenths(char *buf, size_t len, double x)
 	long double t;
 	size_t n;
 
-	if (LDBL_MANT_DIG < 57 || !(fabs(x) < 1e15))
-		return 0;
+	if (x == 0)
+		x = 0.0;	/* not -0.0 */
+	if (LDBL_MANT_DIG < 57 || !(fabs(x) < 1e15)) {
+		snprintf(buf, len, "%.1f", x);
+		return buf;
+	}
 	t = rintl((long double)x * 10.0L);
 	u = (int64_t)(t < 0 ? -t : t);
 	/* The sign is x's, as for printf(): -0.04 is "-0.0". */
@@ -176,11 +180,13 @@ tool_fmt_tenths(char *buf, size_t len, double x)
 	*p++ = '.';
 	*p++ = (char)('0' + u % 10);
 	n = (size_t)(p - digits);
-	if (n >= len)
-		return 0;
+	if (n >= len) {
+		snprintf(buf, len, "%.1f", x);
+		return buf;
+	}
 	memcpy(buf, digits, n);
 	buf[n] = '\0';
-	return 1;
+	return buf;
 }
 
 const char *
@@ -220,17 +226,12 @@ tool_put_left(FILE *out, const char *s, int w)
 }
 
 /* The percentage, printed by the thousand in a report: printf() would
- * be most of the report's time.  Nothing of a negative total is 0.0,
- * not the -0.0 of the division. */
+ * be most of the report's time. */
 const char *
 tool_fmt_pct(char *buf, size_t len, int64_t part, int64_t total)
 {
-	double x = total == 0 || part == 0 ? 0.0 :
-	    100.0 * (double)part / (double)total;
-
-	if (!tool_fmt_tenths(buf, len, x))
-		snprintf(buf, len, "%.1f", x);
-	return buf;
+	return tool_fmt_tenths(buf, len, total == 0 ? 0.0 :
+	    100.0 * (double)part / (double)total);
 }
 
 void
