@@ -18,7 +18,7 @@
 #include "common.h"
 
 static char	wrap_buf[TOOL_OUT_BUFSIZE];
-/* The bar is on the screen, for a signal handler. */
+/* The bar is on the screen (a signal handler reads it too). */
 static volatile sig_atomic_t	bar_shown;
 /* The signals that end a tool and would leave the bar on the screen. */
 static const int	bar_sigs[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
@@ -27,7 +27,6 @@ static struct {
 	int		 decided, on;	/* stderr is a terminal, no -q */
 	double		 delay;		/* seconds before the bar shows */
 	double		 t0, last;	/* phase start, last drawn */
-	int		 shown;		/* the bar is on the screen */
 	int		 writing;	/* the phase: reading or writing */
 	uint64_t	 total;		/* expected output, for writing */
 	/* Writing a tree: its nodes written so far, and in all. */
@@ -117,15 +116,19 @@ bar_signal(int sig)
 /*
  * Erase the bar when a signal ends the tool, as a reader closing the
  * pipe (SIGPIPE) or ^C does: for the signals that would kill it
- * (SIG_DFL), once the bar first shows.  Those of -o's temporary file
- * (output.c) erase it themselves.
+ * (SIG_DFL), once, when the bar first shows.  Those of -o's temporary
+ * file (output.c) erase it themselves.
  */
 static void
 catch_signals(void)
 {
+	static int caught;
 	struct sigaction sa, cur;
 	size_t i;
 
+	if (caught)
+		return;
+	caught = 1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = bar_signal;
 	sigemptyset(&sa.sa_mask);
@@ -167,10 +170,8 @@ draw(uint64_t done, uint64_t total, double t)
 	} else if (rate > 0)
 		fprintf(stderr, " %s/s", r);
 	fflush(stderr);
-	if (!bar_shown)
-		catch_signals();
+	catch_signals();
 	bar_shown = 1;
-	prog.shown = 1;
 	prog.last = t;
 }
 
@@ -192,10 +193,9 @@ update(int writing, uint64_t done, uint64_t total)
 void
 tool_progress_clear(void)
 {
-	if (prog.shown) {
+	if (bar_shown) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
-		prog.shown = 0;
 		bar_shown = 0;
 	}
 }
