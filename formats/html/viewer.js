@@ -581,8 +581,8 @@
 		} catch (e) {
 			if (applied === null)
 				throw e;
-			Object.assign(S, applied);
-			applied = inputs();
+			/* A copy of the overrides: S's are changed in place. */
+			Object.assign(S, applied, { override: new Map(applied.override) });
 			showInputs();
 			S.error = failed(e);
 		}
@@ -959,7 +959,7 @@
 			 * row down to it. */
 			if (j < S.flatStart || j >= S.flatStart + S.flatLimit)
 				S.flatStart = Math.max(0, j - 100);
-			render();
+			render(rows);
 			const tr = views.flat.querySelector('tr[data-cc="' + c + '"]');
 			if (tr) {
 				tr.classList.add('current');
@@ -1071,10 +1071,10 @@
 		return rows;
 	}
 
-	function renderFlat() {
+	function renderFlat(known) {
 		const v = views.flat, a = S.a, m = S.metric, tot = total();
 		v.textContent = '';
-		const rows = flatRows();
+		const rows = known || flatRows();
 		const table = el('table', 'flat');
 		const thead = el('thead'), hr = el('tr');
 		columns.forEach(function (col) {
@@ -1424,7 +1424,8 @@
 
 	/* ---- everything ---- */
 
-	function render() {
+	/* rows: the flat table's, when the caller has them (flatRows()). */
+	function render(rows) {
 		const m = S.metric, t = S.tree, tot = total();
 		Array.prototype.forEach.call(tabs.children, function (b) {
 			b.classList.toggle('active', b.id === 'tab-' + S.tab);
@@ -1467,7 +1468,7 @@
 		if (S.tab === 'tree')
 			renderTree();
 		else if (S.tab === 'flat')
-			renderFlat();
+			renderFlat(rows);
 		else if (S.tab === 'flame')
 			renderFlame();
 		else
