@@ -703,67 +703,58 @@ add_value(struct pdb_text *line, int64_t v)
 	return pdb_text_add(line, buf, (size_t)(p - buf));
 }
 
-/* A frame's text, for sorting the frames written. */
-struct frame_ref {
-	const char	*p;
-	size_t		 len;
-};
-
+/* Order of full names: module, then label. */
 static int
-cmp_frame_refs(const void *a, const void *b)
+name_before(const struct pdb *db, uint32_t x, uint32_t y)
 {
-	const struct frame_ref *x = a, *y = b;
-	int c = memcmp(x->p, y->p, x->len < y->len ? x->len : y->len);
+	int c = strcmp(pdb_cc_module(db, x), pdb_cc_module(db, y));
 
-	if (c != 0)
-		return c;
-	return x->len < y->len ? -1 : x->len > y->len;
+	return c != 0 ? c < 0 : strcmp(pdb_cc_label(db, x),
+	    pdb_cc_label(db, y)) < 0;
 }
 
 /*
  * A frame is the cost centre's module and label only, so cost centres
  * that differ in their source alone, as GHC's -fprof-auto-calls makes
  * them, write the same frame and read back as one: say so, naming the
- * first in the order of the text, as the pgcl writer says what it
- * drops.  Returns -1 when out of memory.
+ * first, as the pgcl writer says what it drops.  Of the cost centres
+ * written, but for empty frames.  Returns -1 when out of memory.
  */
 static int
 warn_shared_frames(struct pdb *db, const struct frame_texts *fr, uint32_t ncc)
 {
-	struct frame_ref *f;
-	uint32_t n = 0, cc, i, names = 0, first = 0;
-	int inrun = 0;
+	uint32_t *used, n = 0, cc, first = PDB_NONE;
+	unsigned char *shared;
+	int names = -1;
+	const char *full;
 
-	if ((f = malloc(((size_t)ncc + 1) * sizeof(*f))) == NULL)
-		return -1;
+	used = malloc(((size_t)ncc + 1) * sizeof(*used));
+	shared = malloc((size_t)ncc + 1);
+	if (used == NULL || shared == NULL)
+		goto out;
 	for (cc = 0; cc < ncc; cc++)
-		if (fr->at[cc] != SIZE_MAX && fr->len[cc] > 0) {
-			f[n].p = fr->all.p + fr->at[cc];
-			f[n++].len = fr->len[cc];
-		}
-	qsort(f, n, sizeof(*f), cmp_frame_refs);
-	/* A run of equal texts is one name. */
-	for (i = 1; i < n; i++) {
-		if (cmp_frame_refs(&f[i - 1], &f[i]) != 0) {
-			inrun = 0;
-			continue;
-		}
-		if (!inrun && names++ == 0)
-			first = i;
-		inrun = 1;
-	}
+		if (fr->at[cc] != SIZE_MAX && fr->len[cc] > 0)
+			used[n++] = cc;
+	if ((names = pdb_names_shared(db, used, n, shared)) <= 0)
+		goto out;
+	for (cc = 0; cc < n; cc++)
+		if (shared[cc] && (first == PDB_NONE ||
+		    name_before(db, used[cc], first)))
+			first = used[cc];
+	full = pdb_cc_fullname(db, first);
 	if (names == 1)
 		pdb_warn(db, "folded stacks name a cost centre by module and "
-		    "label only: '%.*s' stands for more than one cost centre, "
-		    "and they read back as one", (int)f[first].len,
-		    f[first].p);
-	else if (names > 1)
+		    "label only: '%s' stands for more than one cost centre, "
+		    "and they read back as one", full);
+	else
 		pdb_warn(db, "folded stacks name a cost centre by module and "
-		    "label only: %" PRIu32 " names, such as '%.*s', each stand "
-		    "for more than one cost centre, and those read back as "
-		    "one", names, (int)f[first].len, f[first].p);
-	free(f);
-	return 0;
+		    "label only: %d names, such as '%s', each stand for more "
+		    "than one cost centre, and those read back as one", names,
+		    full);
+out:
+	free(used);
+	free(shared);
+	return names < 0 ? -1 : 0;
 }
 
 struct line {

@@ -454,8 +454,8 @@ int		 pdb_utf8_string(const char *s);
 /*
  * Of the n cost centres ccs of db (NULL: its first n), set shared[i] when
  * another of them has the same label and module, as GHC's
- * -fprof-auto-calls makes one a call site (names.c).  Returns whether any
- * does, or -1 when out of memory.
+ * -fprof-auto-calls makes one a call site (names.c).  Returns how many
+ * names are so shared (0: none), or -1 when out of memory.
  */
 int		 pdb_names_shared(const struct pdb *db, const uint32_t *ccs,
 		    size_t n, unsigned char *shared);

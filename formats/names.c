@@ -34,7 +34,7 @@ pdb_names_shared(const struct pdb *db, const uint32_t *ccs, size_t n,
 	struct name *v;
 	uint32_t cc;
 	size_t i, j, k;
-	int any = 0;
+	int names = 0;
 
 	memset(shared, 0, n);
 	if (n < 2)
@@ -51,9 +51,10 @@ pdb_names_shared(const struct pdb *db, const uint32_t *ccs, size_t n,
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && cmp_name(&v[i], &v[j]) == 0; j++)
 			;
+		names += j - i > 1;
 		for (k = i; j - i > 1 && k < j; k++)
-			shared[v[k].i] = any = 1;
+			shared[v[k].i] = 1;
 	}
 	free(v);
-	return any;
+	return names;
 }
