@@ -482,7 +482,7 @@ pdb_in_seterr(struct pdb_input *in, struct pdb *db)
 	 */
 	if (msg != NULL)
 		return pdb_seterr(db, PDB_EFORMAT, "%s: byte %llu: %s",
-		    in->name, (unsigned long long)(in->base + in->len), msg);
+		    in->name, (unsigned long long)in->base + in->len, msg);
 	return pdb_seterr(db, PDB_EIO, "%s: %s", in->name,
 	    strerror(in->err ? in->err : EIO));
 }
