@@ -224,6 +224,26 @@ sb_printf(struct sbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+/* Append v with its digits in groups of three, "1,234,567", as the
+ * HTML viewer shows them: a label is read, not parsed. */
+static void
+sb_int(struct sbuf *b, int64_t v)
+{
+	char digits[24], out[32];
+	size_t n, i, o = 0;
+
+	n = (size_t)snprintf(digits, sizeof(digits), "%" PRId64, v);
+	i = digits[0] == '-';
+	if (i)
+		out[o++] = '-';
+	for (; i < n; i++) {
+		out[o++] = digits[i];
+		if (i + 1 < n && (n - i - 1) % 3 == 0)
+			out[o++] = ',';
+	}
+	sb_add(b, out, o);
+}
+
 /*
  * Append text s as it should appear in a Graphviz label (see the top
  * comment): the result shows s, never a Graphviz escape or entity.
@@ -990,14 +1010,34 @@ style_node(Agnode_t *gn, double f, int hot)
 	}
 }
 
+/* The pen width of an arc of weight fraction f. */
+static double
+edge_width(double f, int hot)
+{
+	double w = 4.0 * f > 0.5 ? 4.0 * f : 0.5;
+
+	return hot && w < 3.0 ? 3.0 : w;
+}
+
+/* Dot sets an arc's label against the arc's centre line: leading spaces,
+ * one for each 1.5 points of half the pen (a space is about 2.5 points
+ * at the arcs' 9-point font) and one more, keep a wide arc off the
+ * first digits. */
+static void
+sb_edge_pad(struct sbuf *b, double w)
+{
+	static const char spaces[] = "    ";
+	size_t n = 1 + (size_t)(w / 3.0);
+
+	sb_add(b, spaces, n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1);
+}
+
 static void
 style_edge(Agedge_t *ge, double f, int hot)
 {
 	char col[8], pw[16], as[16];
-	double w = 4.0 * f > 0.5 ? 4.0 * f : 0.5;
+	double w = edge_width(f, hot);
 
-	if (hot && w < 3.0)
-		w = 3.0;
 	heat(f, 1.0, col);
 	snprintf(pw, sizeof(pw), "%.2f", w);
 	snprintf(as, sizeof(as), "%.2f", 0.5 * sqrt(w));
@@ -1013,7 +1053,8 @@ style_edge(Agedge_t *ge, double f, int hot)
 static void
 sb_value(struct sbuf *b, const struct dot *d, int64_t v)
 {
-	sb_printf(b, "%" PRId64 " (%.1f%%)", v, pct(v, d->total));
+	sb_int(b, v);
+	sb_printf(b, " (%.1f%%)", pct(v, d->total));
 }
 
 /* The label of cost centre cc: name, module, the source location when
@@ -1068,15 +1109,19 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 	/* As ccs-flat, ccs-tree and ccs-hot say what the numbers are. */
 	sb_printf(&b, "%s", pdb_metric_qualifiers(d->db, d->m));
 	sb_add(&b, ", total ", 8);
-	sb_printf(&b, "%" PRId64 " ", d->total);
+	sb_int(&b, d->total);
+	sb_add(&b, " ", 1);
 	sb_label(&b, mt->unit);
 	sb_nl_left(&b);
+	sb_printf(&b, "%s of ", tree ? "tree" : "graph");
 	if (d->nset == d->nreal)
-		sb_printf(&b, "%s of all %" PRIu64 " stack%s", tree ? "tree" :
-		    "graph", d->nreal, d->nreal == 1 ? "" : "s");
-	else
-		sb_printf(&b, "%s of %" PRIu64 " of %" PRIu64 " stacks",
-		    tree ? "tree" : "graph", d->nset, d->nreal);
+		sb_add(&b, "all ", 4);
+	else {
+		sb_int(&b, (int64_t)d->nset);
+		sb_add(&b, " of ", 4);
+	}
+	sb_int(&b, (int64_t)d->nreal);
+	sb_add(&b, d->nreal == 1 ? " stack" : " stacks", d->nreal == 1 ? 6 : 7);
 	if (o->flags & PDB_DOT_NONZERO)
 		sb_add(&b, ", non-zero", 10);
 	if (o->top > 0)
@@ -1091,20 +1136,26 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 		sb_add(&b, "expensive arm only\\l", 20);
 	else if (o->flags & PDB_DOT_HOT)
 		sb_add(&b, "expensive arm in bold\\l", 23);
-	sb_printf(&b, "%zu %s", shown, shown == 1 ? what1 : what);
-	if (!tree)
-		sb_printf(&b, ", %zu arc%s", arcs_shown, arcs_shown == 1 ?
-		    "" : "s");
+	sb_int(&b, (int64_t)shown);
+	sb_printf(&b, " %s", shown == 1 ? what1 : what);
+	if (!tree) {
+		sb_add(&b, ", ", 2);
+		sb_int(&b, (int64_t)arcs_shown);
+		sb_add(&b, arcs_shown == 1 ? " arc" : " arcs",
+		    arcs_shown == 1 ? 4 : 5);
+	}
 	sb_add(&b, " shown", 6);
 	sb_nl_left(&b);
 	if (hidden > 0) {
-		sb_printf(&b, "%zu %s hidden, %.1f%% self cost", hidden,
+		sb_int(&b, (int64_t)hidden);
+		sb_printf(&b, " %s hidden, %.1f%% self cost",
 		    hidden == 1 ? what1 : what, pct(hidden_cost, d->total));
 		sb_nl_left(&b);
 	}
 	if (arcs_hidden > 0) {
-		sb_printf(&b, "%zu arc%s hidden", arcs_hidden,
-		    arcs_hidden == 1 ? "" : "s");
+		sb_int(&b, (int64_t)arcs_hidden);
+		sb_add(&b, arcs_hidden == 1 ? " arc hidden" : " arcs hidden",
+		    arcs_hidden == 1 ? 11 : 12);
 		sb_nl_left(&b);
 	}
 	/* Cost left on a made-up root is no call: said, not drawn. */
@@ -1157,6 +1208,8 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 	uint32_t *bestin = NULL;
 	size_t npick = 0, nkeep, npresent = 0, k, ashown = 0, apresent = 0;
 	int64_t hidden_cost = 0, w;
+	double pad;
+	int hot;
 	uint32_t cc;
 	char name[32];
 
@@ -1277,20 +1330,25 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 		ashown++;
 		ge = pdbi_sym_agedge(g, gnode[a->from], gnode[a->to], NULL, 1);
 		b.len = 0;
+		hot = hotmode && a->hot && !(o->flags & PDB_DOT_HOT_ONLY);
+		pad = edge_width(frac(a->cost, d->total), hot);
+		sb_edge_pad(&b, pad);
 		if (d->count) {
 			/* As a node says it: a metric's name has no plural. */
 			sb_label(&b, pdb_metric(d->db, d->m)->name);
-			sb_printf(&b, " %" PRId64, a->cost);
+			sb_add(&b, " ", 1);
+			sb_int(&b, a->cost);
 		} else
 			sb_value(&b, d, a->cost);
 		sb_nl(&b);
-		sb_printf(&b, "%" PRIu64 " stack%s", a->nstacks,
-		    a->nstacks == 1 ? "" : "s");
+		sb_edge_pad(&b, pad);
+		sb_int(&b, (int64_t)a->nstacks);
+		sb_add(&b, a->nstacks == 1 ? " stack" : " stacks",
+		    a->nstacks == 1 ? 6 : 7);
 		if (b.oom)
 			goto oom;
 		set(ge, "label", b.s);
-		style_edge(ge, frac(a->cost, d->total), hotmode && a->hot &&
-		    !(o->flags & PDB_DOT_HOT_ONLY));
+		style_edge(ge, frac(a->cost, d->total), hot);
 	}
 	if (legend(d, g, "cost centre", "cost centres", nkeep,
 	    npresent - nkeep, hidden_cost, ashown, apresent - ashown) != 0)

@@ -112,12 +112,62 @@ node_named(Agraph_t *g, const char *name)
 	return found;
 }
 
+/* v as labels show it, its digits in groups of three; four calls may
+ * share a printf. */
+static const char *
+grouped(int64_t v)
+{
+	static char ring[4][32];
+	static int next;
+	char *out = ring[next++ & 3], digits[24];
+	int n = snprintf(digits, sizeof(digits), "%" PRId64, v), i, o = 0;
+
+	for (i = 0; i < n; i++) {
+		out[o++] = digits[i];
+		if (digits[i] != '-' && i + 1 < n && (n - 1 - i) % 3 == 0)
+			out[o++] = ',';
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* s without the commas that group digits, for sscanf(). */
+static const char *
+ungrouped(const char *s)
+{
+	static char buf[1024];
+	size_t n = 0;
+
+	for (; *s != '\0' && n + 1 < sizeof(buf); s++)
+		if (*s != ',')
+			buf[n++] = *s;
+	buf[n] = '\0';
+	return buf;
+}
+
 static const char *
 label(void *obj)
 {
+	static char buf[1024];
 	const char *v = agget(obj, "label");
+	size_t n = 0;
 
-	return v ? v : "";
+	if (v == NULL)
+		return "";
+	if (agobjkind(obj) != AGOUTEDGE && agobjkind(obj) != AGINEDGE)
+		return v;
+	/* An arc's lines, without the spaces that keep them off the arc
+	 * (arc_label_padded checks those). */
+	while (*v != '\0' && n + 1 < sizeof(buf)) {
+		if (*v == ' ' && (n == 0 || (n >= 2 && buf[n - 2] == '\\' &&
+		    buf[n - 1] == 'n'))) {
+			v++;
+			continue;
+		}
+		buf[n++] = *v++;
+	}
+	buf[n] = '\0';
+	return buf;
 }
 
 /* Cost-centre nodes (the legend aside). */
@@ -221,8 +271,8 @@ check_fig8(Agraph_t *g, int nonzero)
 		cr_assert(e != NULL, "no arc %s -> %s", fig8[i].from,
 		    fig8[i].to);
 		n = nonzero ? fig8[i].nz : fig8[i].stacks;
-		snprintf(want, sizeof(want), "%" PRId64 " (%s%%)\\n%d stack%s",
-		    fig8[i].cost, fig8[i].pct, n, n == 1 ? "" : "s");
+		snprintf(want, sizeof(want), "%s (%s%%)\\n%d stack%s",
+		    grouped(fig8[i].cost), fig8[i].pct, n, n == 1 ? "" : "s");
 		cr_expect_str_eq(label(e), want, "arc %s -> %s", fig8[i].from,
 		    fig8[i].to);
 	}
@@ -240,9 +290,9 @@ check_fig9(Agraph_t *g)
 	for (i = 0; i < NFIG9; i++) {
 		n = node_named(g, fig9[i].name);
 		cr_assert(n != NULL, "no node %s", fig9[i].name);
-		snprintf(want, sizeof(want), "%s\\nself %" PRId64
-		    " (%s%%)\\ninherited %" PRId64 " (%s%%)", fig9[i].name,
-		    fig9[i].self, fig9[i].self ? "100.0" : "0.0", fig9[i].inh,
+		snprintf(want, sizeof(want), "%s\\nself %s (%s%%)\\ninherited "
+		    "%s (%s%%)", fig9[i].name, grouped(fig9[i].self),
+		    fig9[i].self ? "100.0" : "0.0", grouped(fig9[i].inh),
 		    fig9[i].pct);
 		cr_expect_str_eq(label(n), want, "node %s", fig9[i].name);
 	}
@@ -257,7 +307,7 @@ Test(dot, fig7_call_graph_is_fig8_and_fig10)
 	cr_expect(agisdirected(g));
 	check_fig9(g);
 	check_fig8(g, 0);
-	cr_expect(strstr(legend_text(g), "total 1237 samples") != NULL,
+	cr_expect(strstr(legend_text(g), "total 1,237 samples") != NULL,
 	    "legend: %s", legend_text(g));
 	cr_expect(strstr(legend_text(g), "graph of all 20 stacks") != NULL,
 	    "legend: %s", legend_text(g));
@@ -310,7 +360,7 @@ Test(dot, fig7_top1_is_fig11)
 		cr_assert(t && h, "no %s or %s", arm[i - 1], arm[i]);
 		e = agedge(g, t, h, NULL, 0);
 		cr_assert(e != NULL, "no arc %s -> %s", arm[i - 1], arm[i]);
-		cr_expect_str_eq(label(e), "1181 (95.5%)\\n1 stack");
+		cr_expect_str_eq(label(e), "1,181 (95.5%)\\n1 stack");
 	}
 	agclose(g);
 	free(text);
@@ -356,7 +406,7 @@ Test(dot, fig7_hot_and_hot_only)
 	cr_expect(node_named(g, "Main_h") != NULL);
 	/* The arm's arcs keep the counts of the whole graph. */
 	cr_expect_str_eq(label(agedge(g, node_named(g, "Main_a"),
-	    node_named(g, "Main_c"), NULL, 0)), "1188 (96.0%)\\n7 stacks");
+	    node_named(g, "Main_c"), NULL, 0)), "1,188 (96.0%)\\n7 stacks");
 	agclose(g);
 	free(text);
 	pdb_free(db);
@@ -380,11 +430,11 @@ Test(dot, fig7_focus)
 	cr_expect(agedge(g, node_named(g, "Main_g"),
 	    node_named(g, "Main_rev"), NULL, 0) == NULL);
 	cr_expect_str_eq(label(agedge(g, node_named(g, "Main_main"),
-	    node_named(g, "Main_a"), NULL, 0)), "1209 (97.7%)\\n6 stacks");
+	    node_named(g, "Main_a"), NULL, 0)), "1,209 (97.7%)\\n6 stacks");
 	cr_expect_str_eq(label(agedge(g, node_named(g, "Main_a"),
 	    node_named(g, "Main_b"), NULL, 0)), "28 (2.3%)\\n4 stacks");
 	cr_expect_str_eq(label(agedge(g, node_named(g, "Main_j"),
-	    node_named(g, "Main_rev"), NULL, 0)), "1209 (97.7%)\\n3 stacks");
+	    node_named(g, "Main_rev"), NULL, 0)), "1,209 (97.7%)\\n3 stacks");
 	/* Node values stay those of the whole profile. */
 	cr_expect(strstr(label(node_named(g, "Main_b")), "inherited 49 ") !=
 	    NULL);
@@ -431,7 +481,7 @@ Test(dot, fig7_tree)
 		if (strcmp(label_line(label(n), 0), "Main_rev") == 0)
 			revs++;
 	cr_expect_eq(revs, 6, "%d Main_rev stacks, want 6", revs);
-	cr_expect(strstr(text, "\"Main_h\\nself 0 (0.0%)\\ninclusive 1181 "
+	cr_expect(strstr(text, "\"Main_h\\nself 0 (0.0%)\\ninclusive 1,181 "
 	    "(95.5%)\"") != NULL, "%s", text);
 	agclose(g);
 	free(text);
@@ -555,7 +605,7 @@ Test(dot, count_metric)
 	Agnode_t *rev = node_named(g, "rev");
 
 	cr_assert(rev != NULL);
-	cr_expect(strncmp(label(rev), "rev\\nMain\\nentries 8924 (", 25) == 0,
+	cr_expect(strncmp(label(rev), "rev\\nMain\\nentries 8,924 (", 26) == 0,
 	    "%s", label(rev));
 	cr_expect(strstr(label(rev), "inherited") == NULL);
 	agclose(g);
@@ -685,7 +735,7 @@ check_random(unsigned seed, int nonzero)
 		nodes++;
 		cr_expect(b.present[cc], "seed %u: node %u not on a stack",
 		    seed, cc);
-		l = label(n);
+		l = ungrouped(label(n));
 		cr_assert(sscanf(strstr(l, "self "), "self %" SCNd64, &self)
 		    == 1, "%s", l);
 		cr_assert(sscanf(strstr(l, "inherited "), "inherited %" SCNd64,
@@ -697,7 +747,8 @@ check_random(unsigned seed, int nonzero)
 			f = cc;
 			t = cc_of(aghead(e));
 			arcs++;
-			cr_assert(sscanf(label(e), "%" SCNd64, &cost) == 1);
+			cr_assert(sscanf(ungrouped(label(e)), "%" SCNd64, &cost)
+			    == 1);
 			cr_assert(sscanf(strstr(label(e), "\\n") + 2, "%d",
 			    &stacks) == 1);
 			cr_expect_eq(stacks, b.astacks[f][t],
@@ -946,7 +997,7 @@ Test(dot, million_nodes_capped, .timeout = 120)
 	cr_expect_leq(ccnodes(g), PDB_DOT_NODECOUNT, "%d nodes", ccnodes(g));
 	cr_expect_gt(ccnodes(g), 10);
 	cr_expect(agnode(g, "legend", 0) != NULL);
-	cr_expect(strstr(legend_text(g), "graph of all 1000000 stacks") !=
+	cr_expect(strstr(legend_text(g), "graph of all 1,000,000 stacks") !=
 	    NULL, "%s", legend_text(g));
 	cr_expect_lt(t, 10.0, "call graph of 1e6 nodes took %.2f s", t);
 	agclose(g);
@@ -973,6 +1024,58 @@ Test(dot, million_nodes_capped, .timeout = 120)
 	t = now() - t;
 	cr_expect(strncmp(text, "<?xml", 5) == 0);
 	cr_expect_lt(t, 20.0, "SVG of 1e6 nodes took %.2f s", t);
+	free(text);
+	pdb_free(db);
+}
+
+/*
+ * Numbers are read, not parsed: digits go in groups of three, a minus
+ * sign outside them.  An arc's lines start with spaces that keep them
+ * off the arc, more for a wider pen.
+ */
+Test(dot, numbers_grouped_and_arcs_padded)
+{
+	static const struct { const char *name; int64_t v; } kid[] = {
+		{ "big", 1234567 }, { "neg", -1000 }, { "small", 999 },
+	};
+	struct pdb_dot_opts o = all_opts();
+	struct pdb *db = pdb_new();
+	uint32_t mod, cc, root, n;
+	unsigned m, i;
+	int64_t zero = 0;
+	char *text;
+	Agraph_t *g;
+	const char *l;
+
+	cr_assert(db != NULL);
+	cr_assert_eq(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &m), 0);
+	cr_assert_eq(pdb_module_add(db, "M", &mod), 0);
+	cr_assert_eq(pdb_cc_add(db, "main", mod, "", 0, -1, &cc), 0);
+	cr_assert_eq(pdb_root_new(db, cc, &root), 0);
+	pdb_node_add_values(db, root, &zero);
+	for (i = 0; i < 3; i++) {
+		cr_assert_eq(pdb_cc_add(db, kid[i].name, mod, "", 0, -1, &cc),
+		    0);
+		cr_assert_eq(pdb_node_append(db, root, cc, &n), 0);
+		pdb_node_add_values(db, n, &kid[i].v);
+	}
+	text = write_dot(db, &o, NULL, NULL);
+	g = parse_dot(text);
+	cr_expect(strstr(legend_text(g), "total 1,234,566 ticks") != NULL,
+	    "%s", legend_text(g));
+	cr_expect_str_eq(agget(node_named(g, "big"), "label"),
+	    "big\\nM\\nself 1,234,567 (100.0%)\\ninherited 1,234,567 (100.0%)");
+	cr_expect_str_eq(agget(node_named(g, "neg"), "label"),
+	    "neg\\nM\\nself -1,000 (-0.1%)\\ninherited -1,000 (-0.1%)");
+	l = agget(agedge(g, node_named(g, "main"), node_named(g, "big"),
+	    NULL, 0), "label");
+	cr_expect_str_eq(l, "  1,234,567 (100.0%)\\n  1 stack");
+	l = agget(agedge(g, node_named(g, "main"), node_named(g, "small"),
+	    NULL, 0), "label");
+	cr_expect_str_eq(l, " 999 (0.1%)\\n 1 stack");
+	cr_expect(strstr(legend_text(g), "graph of all 4 stacks\\l4 cost "
+	    "centres, 3 arcs shown") != NULL, "%s", legend_text(g));
+	agclose(g);
 	free(text);
 	pdb_free(db);
 }

@@ -139,7 +139,7 @@ Test(ccs2dot, fig7_parses_with_cgraph_and_dot)
 	cr_expect_eq(ccnodes(g), 12);
 	cr_expect_eq(agnedges(g), 15);
 	cr_expect_str_eq(node_label(g, "Main_j"),
-	    "Main_j\\nself 0 (0.0%)\\ninherited 1209 (97.7%)");
+	    "Main_j\\nself 0 (0.0%)\\ninherited 1,209 (97.7%)");
 	agclose(g);
 
 	dir = make_temp_dir();
@@ -219,7 +219,7 @@ Test(ccs2dot, reads_stdin)
 	run(&b, "cat %s | ccs2dot -", FIG7);
 	cr_expect_eq(a.status, 0, "%s", a.err);
 	cr_expect_eq(b.status, 0, "%s", b.err);
-	cr_expect(strstr(a.out, "inherited 1209 (97.7%)") != NULL);
+	cr_expect(strstr(a.out, "inherited 1,209 (97.7%)") != NULL);
 	cr_expect_str_eq(a.out, b.out);
 	run_free(&a);
 	run_free(&b);
@@ -235,7 +235,7 @@ Test(ccs2dot, deselect)
 	cr_expect_eq(ccnodes(g), 11);
 	cr_expect(node_label(g, "Main_rev") == NULL);
 	cr_expect_str_eq(node_label(g, "Main_j"),
-	    "Main_j\\nself 1209 (97.7%)\\ninherited 1209 (97.7%)");
+	    "Main_j\\nself 1,209 (97.7%)\\ninherited 1,209 (97.7%)");
 	cr_expect_str_eq(node_label(g, "Main_i"),
 	    "Main_i\\nself 7 (0.6%)\\ninherited 7 (0.6%)");
 	agclose(g);
@@ -292,7 +292,7 @@ Test(ccs2dot, count_arcs_named_as_nodes)
 	run(&r, "ccs2dot -m entries --node-thres 0 --edge-thres 0 "
 	    "tests/data/ghc/mj.P.prof");
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "label=\"entries 1\\n1 stack\"") != NULL,
+	cr_expect(strstr(r.out, "label=\" entries 1\\n 1 stack\"") != NULL,
 	    "%s", r.out);
 	cr_expect(strstr(r.out, " entries\\n") == NULL, "%s", r.out);
 	run_free(&r);
@@ -306,9 +306,9 @@ Test(ccs2dot, select)
 	cr_expect_eq(ccnodes(g), 3);
 	cr_expect_eq(agnedges(g), 2);
 	cr_expect_str_eq(node_label(g, "Main_a"),
-	    "Main_a\\nself 0 (0.0%)\\ninherited 1237 (100.0%)");
+	    "Main_a\\nself 0 (0.0%)\\ninherited 1,237 (100.0%)");
 	cr_expect_str_eq(node_label(g, "Main_c"),
-	    "Main_c\\nself 1188 (96.0%)\\ninherited 1188 (96.0%)");
+	    "Main_c\\nself 1,188 (96.0%)\\ninherited 1,188 (96.0%)");
 	cr_expect_str_eq(node_label(g, "Main_b"),
 	    "Main_b\\nself 49 (4.0%)\\ninherited 49 (4.0%)");
 	agclose(g);
@@ -323,10 +323,10 @@ Test(ccs2dot, exclude)
 	cr_expect(node_label(g, "Main_b") == NULL);
 	cr_expect(node_label(g, "Main_g") == NULL);
 	cr_expect_str_eq(node_label(g, "Main_a"),
-	    "Main_a\\nself 49 (4.0%)\\ninherited 1237 (100.0%)");
+	    "Main_a\\nself 49 (4.0%)\\ninherited 1,237 (100.0%)");
 	/* Main_j is now only under Main_h. */
 	cr_expect_str_eq(node_label(g, "Main_j"),
-	    "Main_j\\nself 0 (0.0%)\\ninherited 1181 (95.5%)");
+	    "Main_j\\nself 0 (0.0%)\\ninherited 1,181 (95.5%)");
 	agclose(g);
 }
 
@@ -337,10 +337,10 @@ Test(ccs2dot, metrics)
 	const char *l = node_label(g, "rev");
 
 	cr_assert(l != NULL);
-	cr_expect(starts(l, "rev\\nMain\\nself 210303480 (99.9%)\\n"), "%s",
+	cr_expect(starts(l, "rev\\nMain\\nself 210,303,480 (99.9%)\\n"), "%s",
 	    l);
 	cr_expect(strstr(agget(agnode(g, "legend", 0), "label"),
-	    "metric: alloc, total 210573856 bytes") != NULL);
+	    "metric: alloc, total 210,573,856 bytes") != NULL);
 	agclose(g);
 
 	run(&r, "ccs2dot -m nosuch %s", MJ);
@@ -398,7 +398,7 @@ Test(ccs2dot, legend_says_approximate_and_compensated)
 		g = dot_of(args);
 		l = agget(agnode(g, "legend", 0), "label");
 		cr_expect(strstr(l, "metric: ticks (compensated for profiling "
-		    "overhead), total 11788 ticks\\l") != NULL, "%s: %s",
+		    "overhead), total 11,788 ticks\\l") != NULL, "%s: %s",
 		    args, l);
 		agclose(g);
 
