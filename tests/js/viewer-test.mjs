@@ -340,6 +340,21 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 		await page.click('tr[data-name="Main."] .link');
 	check(/Callers of Main\.: 418 ticks/.test(await page.textContent('#view-callers')),
 	    'callers of the cost centre with an empty label');
+	// The flame graph draws its frame with a stand-in name, where
+	// the canvas would show an empty box.
+	await page.evaluate(() => {
+		window.drawnText = [];
+		const fill = CanvasRenderingContext2D.prototype.fillText;
+		CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+			window.drawnText.push(String(text));
+			return fill.call(this, text, ...rest);
+		};
+	});
+	await page.click('#tab-flame');
+	const drawnText = await page.evaluate(() => window.drawnText);
+	check(drawnText.includes('(empty label)') && drawnText.includes('MAIN'),
+	    `the flame graph names the empty label: ${drawnText.slice(0, 8).join(', ')}`);
+	await page.click('#tab-flat');
 	// Written without -P, its ticks come from rounded percentages, as
 	// ccs-flat notes.
 	check(/approximate: from rounded percentages/.test(await page.textContent('#status')),
