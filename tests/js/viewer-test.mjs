@@ -142,6 +142,35 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	    `callers: ${await page.textContent('#view-callers .note')}`);
 	check(!/largest self cost/.test(await page.textContent('#view-callers')), 'a name clicked, no link to the largest');
 
+	// Callers that cannot be computed (here the first typed array they
+	// ask for fails) leave the view of rev's callers, and say so.
+	await page.evaluate(() => {
+		const Real = Int32Array;
+		let armed = true;
+		globalThis.Int32Array = new Proxy(Real, {
+			construct(target, args) {
+				if (armed) {
+					armed = false;
+					throw new RangeError('forced for the test');
+				}
+				return new Real(...args);
+			},
+		});
+		window.restoreInt32Array = () => { globalThis.Int32Array = Real; };
+	});
+	await page.click('#tab-flat');
+	await page.click('tr[data-name="Main.j"] .link');
+	const keptCallers = await page.textContent('#view-callers');
+	check(/Callers of Main\.rev: 47 ticks/.test(keptCallers) &&
+	    /could not be applied \(forced for the test\): the view is as it was/.test(await page.textContent('#status')),
+	    `failed callers keep the view: ${keptCallers.slice(0, 60)} / ${await page.textContent('#status')}`);
+	await page.evaluate(() => window.restoreInt32Array());
+	await page.click('#tab-flat');
+	await page.click('tr[data-name="Main.j"] .link');
+	check(/Callers of Main\.j: 46 ticks/.test(await page.textContent('#view-callers')) &&
+	    !/could not be applied/.test(await page.textContent('#status')),
+	    'callers asked again once they can be computed');
+
 	// Flame graph.
 	await page.click('#tab-flame');
 	check(await page.$eval('#view-flame canvas', (c) => c.height > 0 && c.width > 0), 'flame graph drawn');
