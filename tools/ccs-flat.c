@@ -326,11 +326,8 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	tool_unmatched(&c, db, path);
-	if ((metric = tool_metric(&c, db)) < 0) {
-		if (pdb_metric_count(db) == 0)
-			rc = TOOL_OK;
+	if ((metric = tool_metric_needed(&c, db, path)) < 0)
 		goto out;
-	}
 	entries = pdb_metric_find(db, "entries");
 
 	ncc = pdb_flat_cc_count(flat);

@@ -498,13 +498,13 @@ main(int argc, char *argv[])
 
 	t.db = tool_load(&c, path, NULL);
 	rc = TOOL_ERR;
-	if (pdb_metric_count(t.db) == 0 || pdb_node_count(t.db) == 0) {
+	if (tool_metric_needed(&c, t.db, path) < 0)
+		goto done;
+	if (pdb_node_count(t.db) == 0) {
 		/* An empty profile: an empty report. */
 		rc = TOOL_OK;
 		goto done;
 	}
-	if (tool_metric(&c, t.db) < 0)
-		goto done;
 	choose_metrics(&t, &c);
 	t.entries = pdb_metric_find(t.db, "entries");
 	/* Percentages are of the whole tree, the root's inherited cost. */

@@ -889,3 +889,11 @@ Test(ccs_flat, stdin_from_the_middle_of_a_file)
 	remove_temp(dir);
 	free(dir);
 }
+
+/* A profile with no metrics has no report to give, and says so, as
+ * ccs-hot does. */
+Test(ccs_flat, no_metrics)
+{
+	check_no_metrics("ccs-flat", "ccs-flat");
+	check_no_metrics("ccs-flat --tsv", "ccs-flat");
+}

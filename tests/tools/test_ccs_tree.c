@@ -781,3 +781,11 @@ Test(ccs_tree, zero_of_a_negative_total)
 	unlink(path);
 	free(path);
 }
+
+/* A profile with no metrics has no report to give, and says so, as
+ * ccs-hot does. */
+Test(ccs_tree, no_metrics)
+{
+	check_no_metrics("ccs-tree", "ccs-tree");
+	check_no_metrics("ccs-tree --tsv", "ccs-tree");
+}
