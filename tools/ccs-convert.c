@@ -12,8 +12,8 @@
 #include "common.h"
 
 static const char usage[] =
-    "ccs-convert [-F] [--compress] [-f format] [-m metric] [-s pattern] "
-    "[-d pattern] -t format [-o file] [--pgcl-version N] [file]";
+    "ccs-convert [-Fq] [--compress] [-f format] [-m metric] [-s pattern] "
+    "[-d pattern] [-t format] [-o file] [--pgcl-version N] [file]";
 
 static const char helptext[] =
     "Convert a profile from one format to another.\n\n"

@@ -22,8 +22,9 @@
 #define MAX_STACKS_DEFAULT	10000000
 
 static const char usage[] =
-    "ccs2html [-m metric] [-s pat]... [-d pat]... [--min-ticks N] "
-    "[--exclude pat]... [-f format] [-o file] [file]";
+    "ccs2html [-q] [-m metric] [-s pat]... [-d pat]... [--min-ticks N] "
+    "[--min-pct P] [--max-stacks N] [--exclude pat]... [-f format] "
+    "[-o file] [file]";
 
 static const char helptext[] =
     "Write an interactive HTML viewer for a profile (one file, no network).\n\n"
