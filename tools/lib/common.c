@@ -432,5 +432,6 @@ tool_one_input(int argc, char **argv, const char *usage)
 		tool_warnx("one input at most, not %d", argc);
 		tool_usage(usage);
 	}
+	tool_input_guard(argc == 1 ? argv[0] : "-");
 	return argc == 1 ? argv[0] : "-";
 }

@@ -227,6 +227,14 @@ int	tool_output_abort(const struct tool_common *, FILE *f,
 	    const struct pdb *db, const char *inpath);
 /* Name of the output for messages. */
 const char *tool_output_name(const struct tool_common *);
+/* Remove the temporary file of -o, from a signal handler. */
+void	tool_output_signal_remove(void);
+/*
+ * A file that shrinks while the library has it mapped raises SIGBUS
+ * where it is read: say so, naming path, remove -o's temporary file and
+ * exit 1, rather than die of the signal.  tool_one_input() calls it.
+ */
+void	tool_input_guard(const char *path);
 
 /*
  * Read path into a tree and apply, in this fixed order whatever the

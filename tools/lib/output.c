@@ -65,14 +65,20 @@ out_sigs_hold(sigset_t *saved)
 	sigprocmask(SIG_BLOCK, &block, saved);
 }
 
+void
+tool_output_signal_remove(void)
+{
+	if (out_tmp_live)
+		unlink(out_tmp);
+	out_tmp_live = 0;
+}
+
 static void
 out_tmp_signal(int sig)
 {
 	int save = errno;
 
-	if (out_tmp_live)
-		unlink(out_tmp);
-	out_tmp_live = 0;
+	tool_output_signal_remove();
 	tool_progress_signal_clear();
 	errno = save;
 	/* Die of the signal, as if it had not been caught. */
