@@ -217,6 +217,28 @@ contains(const unsigned char *head, size_t len, const char *s)
 	return 0;
 }
 
+/*
+ * Whether head starts as a report's title line does: a tab, then the
+ * date as GHC writes it, "Sun Nov 22 04:04 2026".
+ */
+static int
+dated_title(const unsigned char *head, size_t len)
+{
+	static const char days[] = "SunMonTueWedThuFriSat";
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	size_t i;
+
+	if (len < 9 || head[0] != '\t' || head[4] != ' ' || head[8] != ' ')
+		return 0;
+	for (i = 0; i < 7 && memcmp(head + 1, days + 3 * i, 3) != 0; i++)
+		;
+	if (i == 7)
+		return 0;
+	for (i = 0; i < 12 && memcmp(head + 5, months + 3 * i, 3) != 0; i++)
+		;
+	return i < 12;
+}
+
 static int
 ghcprof_probe(const unsigned char *head, size_t len)
 {
@@ -231,6 +253,9 @@ ghcprof_probe(const unsigned char *head, size_t len)
 		return 0;
 	if (contains(head, len, TITLE))
 		return 90;
+	/* A report cut off in its title line, which starts with the date. */
+	if (dated_title(head, len))
+		return 60;
 	/* A report whose first lines were cut off. */
 	if (contains(head, len, "COST CENTRE") && contains(head, len, "MODULE"))
 		return 70;

@@ -46,16 +46,54 @@ contains(const unsigned char *head, size_t len, const char *needle)
 }
 
 static int
+is_json_space(unsigned char c)
+{
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/*
+ * Whether a "module" key in the first len bytes of head has a number
+ * for its value: a cost centre of ours, which names its module by
+ * index, where GHC's name theirs.  A string cannot hold the bytes
+ * "module" with its quotes unescaped, so only a key matches.
+ */
+static int
+module_by_index(const unsigned char *head, size_t len)
+{
+	static const char key[] = "\"module\"";
+	size_t n = sizeof(key) - 1, i, j;
+
+	for (i = 0; i + n <= len; i++) {
+		if (memcmp(head + i, key, n) != 0)
+			continue;
+		for (j = i + n; j < len && is_json_space(head[j]); j++)
+			;
+		if (j == len || head[j] != ':')
+			continue;
+		for (j++; j < len && is_json_space(head[j]); j++)
+			;
+		if (j < len && head[j] >= '0' && head[j] <= '9')
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Ours: an object that says "ccstools-profile", which the writer puts
+ * first, or, when its keys were sorted (jq -S) and "cost_centres" comes
+ * before that, whose cost centres name modules by index.
+ */
+static int
 json_probe(const unsigned char *head, size_t len)
 {
 	size_t i = 0;
 
-	while (i < len && (head[i] == ' ' || head[i] == '\n' ||
-	    head[i] == '\r' || head[i] == '\t'))
+	while (i < len && is_json_space(head[i]))
 		i++;
 	if (i == len || head[i] != '{')
 		return 0;
-	if (contains(head, len, "\"" JSON_FORMAT_NAME "\""))
+	if (contains(head, len, "\"" JSON_FORMAT_NAME "\"") ||
+	    module_by_index(head, len))
 		return 100;
 	return 0;
 }

@@ -875,6 +875,39 @@ Test(ghcprof, probe)
 	    strlen(headless)), 70);
 }
 
+/*
+ * A report cut off in its title line, before the title itself, is still
+ * a GHC report, and a broken one: never a folded stack "Sun Nov" of 22
+ * samples.
+ */
+Test(ghcprof, cut_in_the_title_line)
+{
+	char *text, *path;
+	size_t len, n;
+	struct run r;
+
+	text = slurp(DATA "mj.prof", &len);
+	cr_assert(text != NULL && len > 60);
+	for (n = 9; n <= 60; n++) {
+		cr_expect_eq(pdb_format_probe((unsigned char *)text, n),
+		    &pdb_fmt_ghcprof, "cut at %zu", n);
+		path = write_temp(text, n, ".prof");
+		run(&r, "ccs-flat %s", path);
+		cr_expect_eq(r.status, 1, "cut at %zu: %s", n, r.out);
+		cr_expect(strstr(r.err, path) != NULL, "cut at %zu: %s", n,
+		    r.err);
+		run_free(&r);
+		unlink(path);
+		free(path);
+	}
+	free(text);
+	/* Not a weekday, or no tab: no date, no claim. */
+	cr_expect_eq(pdb_fmt_ghcprof.probe((const unsigned char *)
+	    "\tSun Nox 22 04:04 2026", 22), 0);
+	cr_expect_eq(pdb_fmt_ghcprof.probe((const unsigned char *)
+	    "Sun Nov 22 04:04 2026", 21), 0);
+}
+
 /* Forced onto JSON, the reader says what is missing. */
 Test(ghcprof, json_forced)
 {

@@ -720,3 +720,46 @@ Test(speedscope, negative_weights_left_out_with_a_warning)
 	    strstr(r.err, "negative words left out") != NULL, "%s", r.err);
 	run_free(&r);
 }
+
+/*
+ * A file of ours whose keys were sorted (jq -S) has its cost centres
+ * first and "ccstools-profile" far past the bytes probed: it is still
+ * ours, not GHC's, whose cost centres name their modules by string.
+ * Sorted compact and sorted indented, it reads as the file it was.
+ */
+Test(json, sorted_keys_still_ours)
+{
+	static const size_t flags[] = {
+		JSON_SORT_KEYS | JSON_COMPACT, JSON_SORT_KEYS | JSON_INDENT(2),
+	};
+	char *orig = write_temp("", 0, ".json"), *sorted, *text;
+	struct run r, want;
+	json_error_t err;
+	json_t *doc;
+	size_t i;
+
+	run(&r, "ccs-gen -q -t pgcl -n 3000 --seed 4 | ccs-convert -t json "
+	    "-o %s", orig);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	run(&want, "ccs-flat --tsv %s", orig);
+	cr_assert_eq(want.status, 0, "%s", want.err);
+	cr_assert((doc = json_load_file(orig, 0, &err)) != NULL, "%s",
+	    err.text);
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		cr_assert((text = json_dumps(doc, flags[i])) != NULL);
+		cr_assert(strstr(text, "\"ccstools-profile\"") - text > 4096);
+		sorted = write_temp(text, strlen(text), ".json");
+		run(&r, "ccs-flat --tsv %s", sorted);
+		cr_expect_eq(r.status, 0, "sorted %zu: %s", i, r.err);
+		cr_expect_str_eq(r.out, want.out, "sorted %zu", i);
+		run_free(&r);
+		unlink(sorted);
+		free(sorted);
+		free(text);
+	}
+	json_decref(doc);
+	run_free(&want);
+	unlink(orig);
+	free(orig);
+}
