@@ -7,7 +7,8 @@
  * a space and an integer count ("main;f;g 12").
  *
  * Names.  A frame "Module.label" is split where a run of module-like
- * components (each starting with an upper-case letter) ends, so
+ * components (each starting with an upper-case letter, the first maybe
+ * after a colon, as in GHC's ":Main") ends, so
  * "GHC.IO.Encoding.CAF" is CAF of GHC.IO.Encoding and "Main.main.\" is
  * "main.\" of Main; a frame with no such prefix is a bare label.  In
  * frames, backslash escapes '\\', ';' as '\;', newline as '\n' and
@@ -117,13 +118,16 @@ module_component(const char *s, size_t n)
 	return 1;
 }
 
-/* Length of the module prefix of frame f (0 = none). */
+/* Length of the module prefix of frame f (0 = none).  GHC's wrapper
+ * module ":Main", whose CAF -fprof-cafs profiles, starts with a colon. */
 static size_t
 module_prefix(const char *f, size_t n)
 {
 	size_t start = 0, i, best = 0;
 
-	for (i = 0; i < n; i++) {
+	if (n > 1 && f[0] == ':' && isupper((unsigned char)f[1]))
+		start = 1;
+	for (i = start; i < n; i++) {
 		if (f[i] != '.')
 			continue;
 		if (!module_component(f + start, i - start))

@@ -897,3 +897,18 @@ Test(ccs_flat, no_metrics)
 	check_no_metrics("ccs-flat", "ccs-flat");
 	check_no_metrics("ccs-flat --tsv", "ccs-flat");
 }
+
+/* GHC's wrapper module ":Main" (its CAF, under -fprof-cafs) is a module
+ * in a folded frame, as it was in the profile; a colon before anything
+ * else is part of a bare label. */
+Test(ccs_flat, folded_colon_main_module)
+{
+	struct run r;
+
+	run(&r, "printf ':Main.CAF:main;Main.f 3\\n:x.y 1\\n' | "
+	    "ccs-flat --tsv -");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "module\tcost_centre\tsrc\tself\tinherited\n"
+	    "Main\tf\t\t3\t3\n\t:x.y\t\t1\t1\n:Main\tCAF:main\t\t0\t3\n");
+	run_free(&r);
+}
