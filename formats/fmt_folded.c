@@ -815,6 +815,10 @@ folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 		return opts->metric != NULL ? pdb_seterr(db, PDB_EINVAL,
 		    "no metric '%s' in profile", opts->metric) :
 		    pdb_seterr(db, PDB_EINVAL, "the profile has no metrics");
+	if (pdb_metric(db, (unsigned)metric)->flags & PDB_METRIC_APPROX)
+		pdb_warn(db, "folded stacks cannot mark %s as approximate: "
+		    "they come from rounded percentages",
+		    pdb_metric(db, (unsigned)metric)->name);
 	skip = (pdb_cc_flags(db, pdb_node_cc(db, 0)) & PDB_CC_SYNTHETIC) ?
 	    1 : 0;
 	lines = malloc(((size_t)pdb_node_count(db) + 1) * sizeof(*lines));

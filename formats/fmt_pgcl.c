@@ -818,6 +818,10 @@ pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 		if (j == NFIELDS)
 			pdb_warn(db, "pgcl cannot hold metric '%s': dropped",
 			    pdb_metric(db, m)->name);
+		else if (pdb_metric(db, m)->flags & PDB_METRIC_APPROX)
+			pdb_warn(db, "pgcl cannot mark %s as approximate: "
+			    "they come from rounded percentages",
+			    pdb_metric(db, m)->name);
 	}
 
 	/* Header figures. */

@@ -385,3 +385,38 @@ Test(ccs_convert, folded_says_when_names_are_shared)
 	cr_expect_str_empty(r.out);
 	run_free(&r);
 }
+
+/*
+ * Figures rebuilt from a -p report's rounded percentages are marked
+ * approximate; a format with no mark for it says they lose it, as it
+ * says what else it drops.  -P's raw figures are exact: no word.
+ */
+Test(ccs_convert, approximate_figures_said_where_the_mark_is_lost)
+{
+	static const char *const to[] = { "folded", "pgcl" };
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		run(&r, "ccs-convert -t %s tests/data/ghc/mj.prof "
+		    ">/dev/null", to[i]);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		cr_expect(strstr(r.err, "cannot mark ticks as approximate: "
+		    "they come from rounded percentages") != NULL, "%s: %s",
+		    to[i], r.err);
+		run_free(&r);
+		run(&r, "ccs-convert -t %s tests/data/ghc/mj.P.prof "
+		    ">/dev/null", to[i]);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		cr_expect(strstr(r.err, "approximate") == NULL, "%s: %s",
+		    to[i], r.err);
+		run_free(&r);
+	}
+	/* The dump keeps the mark. */
+	run(&r, "ccs-convert -t dump tests/data/ghc/mj.prof | ccs-flat | "
+	    "sed -n 2p");
+	cr_expect_str_eq(r.out, "metric:  ticks (ticks), approximate: from "
+	    "rounded percentages, total 38\n", "%s", r.err);
+	cr_expect_str_empty(r.err);
+	run_free(&r);
+}
