@@ -426,8 +426,9 @@ Test(ccs_select, output_is_compressed)
 /*
  * A pattern that matches nothing is a warning, not a silent no-op: a
  * typo, or a glob bracket in another profiler's names (async-profiler's
- * "_[j]").  The projection is made all the same: the null one.  Patterns
- * from a file are not warned of.
+ * "_[j]"), for which it says how to write the name.  The projection is
+ * made all the same: the null one.  Patterns from a file are not warned
+ * of.
  */
 Test(ccs_select, a_pattern_matching_nothing_is_said)
 {
@@ -446,7 +447,15 @@ Test(ccs_select, a_pattern_matching_nothing_is_said)
 	run(&r, "printf 'frame_[j] 3\\n' | ccs-flat -s 'frame_[j]' --tsv");
 	cr_expect_eq(r.status, 0);
 	cr_expect_str_eq(r.err, "ccs-flat: warning: <stdin>: no cost centre "
-	    "matches -s 'frame_[j]'\n");
+	    "matches -s 'frame_[j]', a glob; to match the cost centre of that "
+	    "name, write 'frame_\\[j]'\n");
+	run_free(&r);
+	/* What it says to write does match, and says nothing. */
+	run(&r, "printf 'frame_[j] 3\\n' | ccs-flat -s 'frame_\\[j]' --tsv");
+	cr_expect_eq(r.status, 0);
+	cr_expect_str_eq(r.out, "module\tcost_centre\tsrc\tself\tinherited\n"
+	    "\tframe_[j]\t\t3\t3\n");
+	cr_expect_str_empty(r.err);
 	run_free(&r);
 	run(&r, "ccs-prune --exclude 'Main_z*' --exclude 'Main_r*' " FIG7
 	    " >/dev/null");

@@ -74,6 +74,50 @@ matches_any(const struct pdb *db, const char *pat)
 	return 0;
 }
 
+/* Whether pat, taken as text, is the label or the full name of a cost
+ * centre of db. */
+static int
+names_one(const struct pdb *db, const char *pat)
+{
+	uint32_t cc;
+
+	for (cc = 0; cc < pdb_cc_count(db); cc++)
+		if (strcmp(pdb_cc_label(db, cc), pat) == 0 ||
+		    strcmp(pdb_cc_fullname(db, cc), pat) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A pattern that matches nothing.  When it is a name as it stands, such
+ * as "render[it]", whose brackets a glob takes for a class, say how to
+ * write the name: its *, ?, [ and \ escaped.
+ */
+static void
+say_unmatched(const struct pdb *db, const char *path, const char *opt,
+    const char *pat)
+{
+	char *lit;
+	size_t i, n = 0;
+
+	if (!names_one(db, pat)) {
+		tool_warnx("warning: %s: no cost centre matches %s '%s'",
+		    tool_input_name(path), opt, pat);
+		return;
+	}
+	lit = xmalloc(2 * strlen(pat) + 1);
+	for (i = 0; pat[i] != '\0'; i++) {
+		if (strchr("*?[\\", pat[i]) != NULL)
+			lit[n++] = '\\';
+		lit[n++] = pat[i];
+	}
+	lit[n] = '\0';
+	tool_warnx("warning: %s: no cost centre matches %s '%s', a glob; "
+	    "to match the cost centre of that name, write '%s'",
+	    tool_input_name(path), opt, pat, lit);
+	free(lit);
+}
+
 /* A typo, or another profiler's names, would change nothing silently. */
 void
 tool_unmatched(const struct tool_common *c, const struct pdb *db,
@@ -83,14 +127,11 @@ tool_unmatched(const struct tool_common *c, const struct pdb *db,
 
 	for (i = 0; i < c->npats; i++)
 		if (!matches_any(db, c->pats[i].pat))
-			tool_warnx("warning: %s: no cost centre matches %s '%s'",
-			    tool_input_name(path), c->pats[i].opt,
+			say_unmatched(db, path, c->pats[i].opt,
 			    c->pats[i].pat);
 	for (i = 0; i < c->nexcludes; i++)
 		if (!matches_any(db, c->excludes[i]))
-			tool_warnx("warning: %s: no cost centre matches "
-			    "--exclude '%s'",
-			    tool_input_name(path), c->excludes[i]);
+			say_unmatched(db, path, "--exclude", c->excludes[i]);
 }
 
 int
