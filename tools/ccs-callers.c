@@ -339,7 +339,9 @@ report(FILE *out, struct pdb *ct, unsigned m, int tsv, uint64_t merged,
 			putc('\t', out);
 			tsv_field(out, info.label);
 			putc('\t', out);
-			tsv_field(out, info.src);
+			/* Merged cost centres have a source each: none is
+			 * the one of level 0. */
+			tsv_field(out, n == 0 && merged > 1 ? "" : info.src);
 			fprintf(out, "\t%" PRId64 "\n", v);
 		} else {
 			fprintf(out, "  %14" PRId64 " %6s%%  %*s", v,

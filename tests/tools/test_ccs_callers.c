@@ -486,6 +486,11 @@ Test(ccs_callers, merged_ghc)
 	    "              16  100.0%    Main.CAF\n"
 	    "              16  100.0%     MAIN.MAIN\n");
 	run_free(&r);
+	/* In TSV, level 0 has no source: each sz has its own. */
+	run_ok(&r, "ccs-callers --tsv -m alloc sz " GHC_P3 " | sed -n 2,3p");
+	cr_expect_str_eq(r.out, "0\tMain\tsz\t\t16\n"
+	    "1\tMain\tmain\tMain.hs:(33,1)-(38,34)\t16\n");
+	run_free(&r);
 }
 
 /*
@@ -535,7 +540,7 @@ Test(ccs_callers, merged_nested)
 
 	run_ok(&r, "ccs-callers --tsv go %s", path);
 	cr_expect_str_eq(r.out, "depth\tmodule\tcost_centre\tsrc\tinclusive\n"
-	    "0\tM\tgo\tx:1\t15\n"
+	    "0\tM\tgo\t\t15\n"
 	    "1\tM\tA\t\t8\n"
 	    "2\tM\tR\t\t8\n"
 	    "1\tM\tB\t\t7\n"
