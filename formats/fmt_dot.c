@@ -244,6 +244,15 @@ sb_int(struct sbuf *b, int64_t v)
 	sb_add(b, out, o);
 }
 
+/* Append "n things", n grouped, one or many as n says. */
+static void
+sb_count(struct sbuf *b, uint64_t n, const char *one, const char *many)
+{
+	sb_int(b, (int64_t)n);
+	sb_add(b, " ", 1);
+	sb_add(b, n == 1 ? one : many, strlen(n == 1 ? one : many));
+}
+
 /*
  * Append text s as it should appear in a Graphviz label (see the top
  * comment): the result shows s, never a Graphviz escape or entity.
@@ -1019,10 +1028,10 @@ edge_width(double f, int hot)
 	return hot && w < 3.0 ? 3.0 : w;
 }
 
-/* Dot sets an arc's label against the arc's centre line: leading spaces,
- * one for each 1.5 points of half the pen (a space is about 2.5 points
- * at the arcs' 9-point font) and one more, keep a wide arc off the
- * first digits. */
+/* Dot sets an arc's label right against the arc's centre line, so that
+ * a wide arc covers its first digits: each line starts with a space, and
+ * one more for every 3 points of pen (a space is about 2.5 points in the
+ * arcs' 9-point font). */
 static void
 sb_edge_pad(struct sbuf *b, double w)
 {
@@ -1120,8 +1129,7 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 		sb_int(&b, (int64_t)d->nset);
 		sb_add(&b, " of ", 4);
 	}
-	sb_int(&b, (int64_t)d->nreal);
-	sb_add(&b, d->nreal == 1 ? " stack" : " stacks", d->nreal == 1 ? 6 : 7);
+	sb_count(&b, d->nreal, "stack", "stacks");
 	if (o->flags & PDB_DOT_NONZERO)
 		sb_add(&b, ", non-zero", 10);
 	if (o->top > 0)
@@ -1136,26 +1144,22 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 		sb_add(&b, "expensive arm only\\l", 20);
 	else if (o->flags & PDB_DOT_HOT)
 		sb_add(&b, "expensive arm in bold\\l", 23);
-	sb_int(&b, (int64_t)shown);
-	sb_printf(&b, " %s", shown == 1 ? what1 : what);
+	sb_count(&b, shown, what1, what);
 	if (!tree) {
 		sb_add(&b, ", ", 2);
-		sb_int(&b, (int64_t)arcs_shown);
-		sb_add(&b, arcs_shown == 1 ? " arc" : " arcs",
-		    arcs_shown == 1 ? 4 : 5);
+		sb_count(&b, arcs_shown, "arc", "arcs");
 	}
 	sb_add(&b, " shown", 6);
 	sb_nl_left(&b);
 	if (hidden > 0) {
-		sb_int(&b, (int64_t)hidden);
-		sb_printf(&b, " %s hidden, %.1f%% self cost",
-		    hidden == 1 ? what1 : what, pct(hidden_cost, d->total));
+		sb_count(&b, hidden, what1, what);
+		sb_printf(&b, " hidden, %.1f%% self cost",
+		    pct(hidden_cost, d->total));
 		sb_nl_left(&b);
 	}
 	if (arcs_hidden > 0) {
-		sb_int(&b, (int64_t)arcs_hidden);
-		sb_add(&b, arcs_hidden == 1 ? " arc hidden" : " arcs hidden",
-		    arcs_hidden == 1 ? 11 : 12);
+		sb_count(&b, arcs_hidden, "arc", "arcs");
+		sb_add(&b, " hidden", 7);
 		sb_nl_left(&b);
 	}
 	/* Cost left on a made-up root is no call: said, not drawn. */
@@ -1342,9 +1346,7 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 			sb_value(&b, d, a->cost);
 		sb_nl(&b);
 		sb_edge_pad(&b, pad);
-		sb_int(&b, (int64_t)a->nstacks);
-		sb_add(&b, a->nstacks == 1 ? " stack" : " stacks",
-		    a->nstacks == 1 ? 6 : 7);
+		sb_count(&b, a->nstacks, "stack", "stacks");
 		if (b.oom)
 			goto oom;
 		set(ge, "label", b.s);
