@@ -466,6 +466,27 @@ Test(ccs_prune, max_stacks_negative_and_extreme)
 	}
 	unlink(in);
 	free(in);
+	/*
+	 * A stack that costs more than its caller: a;b 20 under a -10.
+	 * At 11, a goes and a;b with it, leaving the root and c: 2, where
+	 * ranking a;b by its own 20 took 16 and left the root alone.
+	 */
+	in = write_temp("a -10\na;b 20\nc 15\n", 18, ".folded");
+	run_max_stacks(&r, "2", in, "-t folded",
+	    "2 of 4 stacks kept, inclusive samples at least 11");
+	cr_expect_str_eq(r.out, "(root) 10\nc 15\n");
+	run_free(&r);
+	{
+		char a[512], b[512];
+
+		snprintf(a, sizeof(a), "ccs-prune --max-stacks 2 %s | "
+		    "ccs-stacks --all", in);
+		snprintf(b, sizeof(b), "ccs-prune --min samples=11 %s | "
+		    "ccs-stacks --all", in);
+		same_output(a, b);
+	}
+	unlink(in);
+	free(in);
 	/* No metric to rank by: said, and all kept. */
 	run(&r, "printf '%%s' '{\"format\":\"ccstools-profile\",\"version\":1,"
 	    "\"metadata\":{},\"metrics\":[],\"modules\":[\"M\"],"

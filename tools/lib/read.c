@@ -231,15 +231,15 @@ total(const struct pdb *db, unsigned m)
 }
 
 /*
- * The threshold on metric m that leaves at most max of db's nodes, which
- * are more than max (max >= 1): the root always stays, so one above the
- * max-th largest inclusive value of the others, found a 16-bit digit at
- * a time (a radix select), without sorting or copying the values.  Where
- * no value is negative a stack costs no more than its caller, so the
- * nodes at or above it are the ones pruning keeps, and it is the least
- * threshold that leaves no more than max; otherwise a node below a
- * removed one goes with it, and fewer may be left.  Values of INT64_MAX
- * cannot be cut: then it keeps them all.
+ * The least threshold on metric m that leaves at most max of db's nodes,
+ * which are more than max (max >= 1).  Pruning keeps a node when it and
+ * every node between it and the root reach the threshold, that is when
+ * the least inclusive value on its path does (with negative values a
+ * node may cost more than its caller, and goes with it all the same).
+ * The root always stays, so the threshold is one above the max-th
+ * largest of those least values of the others, found a 16-bit digit at
+ * a time (a radix select), without sorting or copying the values.
+ * Values of INT64_MAX cannot be cut: then it keeps them all.
  */
 static int64_t
 max_stacks_threshold(const struct pdb *db, unsigned m, uint32_t max)
@@ -252,6 +252,14 @@ max_stacks_threshold(const struct pdb *db, unsigned m, uint32_t max)
 
 	if ((inc = pdb_inclusive_of(db, m)) == NULL)
 		nomem();
+	/* Each node's least value on its path: a parent is numbered
+	 * before its children, and has its own by then. */
+	for (n = 0; n < nn; n++) {
+		uint32_t p = pdb_node_parent(db, n);
+
+		if (n != root && p != root && p != PDB_NONE && inc[p] < inc[n])
+			inc[n] = inc[p];
+	}
 	hist = xcalloc((size_t)1 << 16, sizeof(*hist));
 	/* Keys in the order of the values; of those that begin with
 	 * prefix, the one ranked rank - above, the largest first. */
