@@ -675,3 +675,20 @@ Test(ccs_callers, compensated_ticks_say_so)
 	    "words Mod10.f11 %s", pgcl);
 	expect_output("ticks", "compensated", "ccs-callers Mod10.f11 %s", pgcl);
 }
+
+/* Contexts of zero cost are left out; when all are, the name's own line
+ * with 0 keeps the output a profile that reads back. */
+Test(ccs_callers, folded_all_zero_reads_back)
+{
+	struct run r;
+
+	run_ok(&r, "printf 'main;a 0\\nmain;b 3\\nmain;a;c 2\\n' | "
+	    "ccs-callers --folded a -");
+	cr_expect_str_eq(r.out, "a;main 2\n");
+	run_free(&r);
+	run_ok(&r, "printf 'main;a 0\\nmain;b 3\\n' | ccs-callers --folded a - "
+	    "| ccs-flat --tsv");
+	cr_expect_str_eq(r.out, "module\tcost_centre\tsrc\tself\tinherited\n"
+	    "\ta\t\t0\t0\n");
+	run_free(&r);
+}
