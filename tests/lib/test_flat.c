@@ -133,3 +133,66 @@ Test(flat, selection_is_a_set)
 	pdb_sel_free(b);
 	pdb_free(db);
 }
+
+/*
+ * A pattern without *, ?, [ or \ is looked up as a name, not matched by
+ * fnmatch(): every mix of such names, as labels or as Module.label,
+ * selected and de-selected beside globs, selects what the same names
+ * written as globs ("f3" as "f[3]") select.
+ */
+Test(flat, literal_patterns_select_as_globs_do)
+{
+	struct pdb *db = random_profile(11);
+	struct pdb_sel *lit, *glob;
+	unsigned char *ml, *mg;
+	char name[64], asglob[80];
+	unsigned round, k, cc, sel;
+	int deselected = 0, selected = 0;
+
+	srand(5);
+	for (round = 0; round < 300; round++) {
+		lit = pdb_sel_new();
+		glob = pdb_sel_new();
+		cr_assert(lit != NULL && glob != NULL);
+		for (k = 0; k < 1 + (unsigned)rand() % 6; k++) {
+			cc = (unsigned)rand() % (NCC + 1);
+			sel = (unsigned)rand() % 2;
+			if (cc == NCC)
+				snprintf(name, sizeof(name), "nosuch");
+			else if (rand() % 2)
+				snprintf(name, sizeof(name), "%s",
+				    pdb_cc_fullname(db, cc));
+			else
+				snprintf(name, sizeof(name), "%s",
+				    pdb_cc_label(db, cc));
+			/* The last character as a bracket expression. */
+			snprintf(asglob, sizeof(asglob), "%.*s[%c]",
+			    (int)strlen(name) - 1, name,
+			    name[strlen(name) - 1]);
+			cr_assert_eq(pdb_sel_add(lit, (int)sel, name), PDB_OK);
+			cr_assert_eq(pdb_sel_add(glob, (int)sel, asglob),
+			    PDB_OK);
+			if (rand() % 4 == 0) {
+				cr_assert_eq(pdb_sel_add(lit, 1, "f1*"), PDB_OK);
+				cr_assert_eq(pdb_sel_add(glob, 1, "f1*"),
+				    PDB_OK);
+			}
+		}
+		ml = pdb_sel_mask_new(lit, db);
+		mg = pdb_sel_mask_new(glob, db);
+		cr_assert(ml != NULL && mg != NULL);
+		cr_expect(memcmp(ml, mg, NCC) == 0, "round %u", round);
+		for (cc = 0; cc < NCC; cc++) {
+			selected += ml[cc];
+			deselected += !ml[cc];
+		}
+		free(ml);
+		free(mg);
+		pdb_sel_free(lit);
+		pdb_sel_free(glob);
+	}
+	/* Both answers came up many times. */
+	cr_expect(selected > 300 && deselected > 300, "%d %d", selected,
+	    deselected);
+	pdb_free(db);
+}
