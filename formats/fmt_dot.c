@@ -1212,7 +1212,7 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 	uint32_t *bestin = NULL;
 	size_t npick = 0, nkeep, npresent = 0, k, ashown = 0, apresent = 0;
 	int64_t hidden_cost = 0, w;
-	double pad;
+	double pen;
 	int hot;
 	uint32_t cc;
 	char name[32];
@@ -1335,8 +1335,8 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 		ge = pdbi_sym_agedge(g, gnode[a->from], gnode[a->to], NULL, 1);
 		b.len = 0;
 		hot = hotmode && a->hot && !(o->flags & PDB_DOT_HOT_ONLY);
-		pad = edge_width(frac(a->cost, d->total), hot);
-		sb_edge_pad(&b, pad);
+		pen = edge_width(frac(a->cost, d->total), hot);
+		sb_edge_pad(&b, pen);
 		if (d->count) {
 			/* As a node says it: a metric's name has no plural. */
 			sb_label(&b, pdb_metric(d->db, d->m)->name);
@@ -1345,7 +1345,7 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 		} else
 			sb_value(&b, d, a->cost);
 		sb_nl(&b);
-		sb_edge_pad(&b, pad);
+		sb_edge_pad(&b, pen);
 		sb_count(&b, a->nstacks, "stack", "stacks");
 		if (b.oom)
 			goto oom;

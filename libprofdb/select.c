@@ -160,10 +160,9 @@ int
 pdb_sel_match(const struct pdb_sel *sel, const struct pdb *db, uint32_t cc)
 {
 	const char *label, *full;
+	unsigned kinds;
 	int selected;
 	size_t i;
-
-	unsigned kinds;
 
 	if (pdb_sel_is_trivial(sel))
 		return 1;

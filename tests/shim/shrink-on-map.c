@@ -4,9 +4,9 @@
  *
  * LD_PRELOAD shim for tests: when the program maps the file that
  * SHRINK_ON_MAP names, the file is cut to its first 4096 bytes right
- * after, as if the profiled program had run again and truncated it.  Reading the map
- * past there then raises SIGBUS, which the tools must turn into an
- * error message (tools/lib/inputguard.c).
+ * after, as if the profiled program had run again and truncated it.
+ * Reading the map past there then raises SIGBUS, which the tools must
+ * turn into an error message (tools/lib/inputguard.c).
  */
 #define _GNU_SOURCE
 #include <sys/mman.h>

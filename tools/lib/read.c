@@ -257,7 +257,7 @@ max_stacks_threshold(const struct pdb *db, unsigned m, uint32_t max)
 	for (n = 0; n < nn; n++) {
 		uint32_t p = pdb_node_parent(db, n);
 
-		if (n != root && p != root && p != PDB_NONE && inc[p] < inc[n])
+		if (p != PDB_NONE && p != root && inc[p] < inc[n])
 			inc[n] = inc[p];
 	}
 	hist = xcalloc((size_t)1 << 16, sizeof(*hist));
