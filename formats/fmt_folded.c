@@ -64,14 +64,16 @@ folded_probe(const unsigned char *head, size_t len)
 		/*
 		 * A first stack longer than the window (a deep recursion):
 		 * text with ';' between frames, no count seen yet.  Bid low,
-		 * so that any format that knows its bytes wins.
+		 * so that any format that knows its bytes wins.  Without a
+		 * ';' it may be one long name, or any other long line: bid
+		 * lowest, and not for what opens as JSON or XML does.
 		 */
-		if (memchr(head + start, ';', len - start) == NULL)
-			return 0;
 		for (i = start; i < len; i++)
 			if (head[i] < 0x20 && head[i] != '\t')
 				return 0;
-		return 10;
+		if (memchr(head + start, ';', len - start) != NULL)
+			return 10;
+		return strchr("{[<", head[start]) == NULL ? 1 : 0;
 	}
 	/*
 	 * The first stack line must end in a blank and a count, as the

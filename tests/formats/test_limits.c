@@ -453,6 +453,45 @@ Test(limits, a_million_children, .timeout = 600)
 }
 
 /*
+ * A first stack of one frame longer than the 4096 bytes probed: no ';'
+ * and no count in sight, yet text, so folded stacks claim it at the
+ * lowest bid; a long line that opens as JSON does not.
+ */
+Test(limits, folded_first_frame_past_the_probe)
+{
+	static const size_t lens[] = { 4000, 4090, 4096, 5000, 100000 };
+	char *frame, *text, *p;
+	struct run r;
+	size_t i, n;
+
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		n = lens[i];
+		cr_assert((frame = malloc(n + 1)) != NULL);
+		memset(frame, 'x', n);
+		frame[n] = '\0';
+		cr_assert((text = malloc(n + 16)) != NULL);
+		snprintf(text, n + 16, "%s 3\na;b 2\n", frame);
+		p = write_temp(text, strlen(text), ".txt");
+		run(&r, "ccs-flat --tsv '%s' | awk -F'\\t' "
+		    "'length($2) == %zu && $4 == 3 && $5 == 3' | wc -l", p, n);
+		cr_expect_eq(r.status, 0, "%zu bytes: exit %d: %s", n,
+		    r.status, r.err);
+		cr_expect_str_eq(r.out, "1\n", "%zu bytes", n);
+		run_free(&r);
+		unlink(p);
+		free(p);
+		/* Where the count is in the window, any text before it goes. */
+		frame[0] = '{';
+		if (n >= 4096)
+			cr_expect_eq(pdb_format_probe((unsigned char *)frame,
+			    4096) == pdb_format_find("folded"), 0,
+			    "%zu bytes of JSON", n);
+		free(text);
+		free(frame);
+	}
+}
+
+/*
  * GHC's JSON nests the tree: a reader either streams it or stops at a
  * depth limit with an error naming the file, never overflows its stack.
  */
