@@ -452,9 +452,10 @@ main(int argc, char *argv[])
 	if (i < nfound) {
 		fprintf(stderr, "%s: %s: ambiguous: '%s' matches %zu cost "
 		    "centres:", tool_progname, file, name, nfound);
-		for (i = 0; i < nfound && i < LISTMAX; i++)
-			fprintf(stderr, "%s %s", i > 0 ? "," : "",
-			    pdb_cc_fullname(db, found[i]));
+		for (i = 0; i < nfound && i < LISTMAX; i++) {
+			fputs(i > 0 ? ", " : " ", stderr);
+			tool_put_text(stderr, pdb_cc_fullname(db, found[i]), 0);
+		}
 		fprintf(stderr, "%s\n", nfound > LISTMAX ? ", ..." : "");
 		goto done;
 	}

@@ -434,6 +434,14 @@ Test(ccs_callers, ambiguous)
 	    r.err);
 	cr_expect(strstr(r.err, ", ...\n") != NULL, "%s", r.err);
 	run_free(&r);
+	/* Names from the file reach the terminal escaped, as in reports. */
+	run(&r, "printf 'M.\\033[2Jx;a 1\\n\\033[2Jx;b 2\\n' | "
+	    "ccs-callers '*2Jx'");
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.err, "centres: M.\\x1B[2Jx, \\x1B[2Jx\n") !=
+	    NULL, "%s", r.err);
+	cr_expect(strchr(r.err, '\033') == NULL, "%s", r.err);
+	run_free(&r);
 	/* Qualified with the module, one of them. */
 	run_ok(&r, "ccs-callers --tsv GHC.IO.Encoding.CAF " GHC_P);
 	cr_expect_str_eq(r.out, "depth\tmodule\tcost_centre\tsrc\tinclusive\n"
