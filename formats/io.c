@@ -192,7 +192,7 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 	struct pdb_input *in;
 	struct guard g;
 	long have;
-	int rc;
+	int bom, rc;
 
 	/* A reader adds to the handle: a second profile would be mixed
 	 * with the first. */
@@ -211,6 +211,17 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 	if ((have = pdb_in_fill(in, PROBE_BYTES)) < 0) {
 		rc = pdb_in_seterr(in, db);
 		goto out;
+	}
+	/*
+	 * A byte order mark, as Windows editors write before UTF-8 text,
+	 * is no part of the text: kept, it made the first folded frame
+	 * another name.  The binary formats never start with it.
+	 */
+	bom = have >= 3 && memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3) == 0 &&
+	    (fmt == NULL || !(fmt->flags & PDB_FMT_BINARY));
+	if (bom) {
+		in->pos += 3;
+		have -= 3;
 	}
 	if (fmt == NULL) {
 		/* The fill may have read more: a probe scans no further. */

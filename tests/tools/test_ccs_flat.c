@@ -912,3 +912,44 @@ Test(ccs_flat, folded_colon_main_module)
 	    "Main\tf\t\t3\t3\n\t:x.y\t\t1\t1\n:Main\tCAF:main\t\t0\t3\n");
 	run_free(&r);
 }
+
+/*
+ * A UTF-8 byte order mark, as Windows editors write, is no part of the
+ * profile: each text format reads the same with it as without, from a
+ * file and from a pipe, gzipped too.
+ */
+Test(ccs_flat, byte_order_mark_skipped)
+{
+	static const char *const files[] = {
+		FIG7, ESCAPES, "tests/data/ghc/demo.prof",
+		"tests/data/ghc/mj.P.prof", "tests/data/ghc/demo.json",
+	};
+	struct run want, r;
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		run(&want, "ccs-flat --tsv %s", files[i]);
+		cr_assert_eq(want.status, 0, "%s: %s", files[i], want.err);
+		run(&r, "f=$(mktemp) && { printf '\\357\\273\\277'; cat %s; } "
+		    ">\"$f\" && ccs-flat --tsv \"$f\" && "
+		    "ccs-flat --tsv - <\"$f\" && gzip -c \"$f\" | ccs-flat "
+		    "--tsv; st=$?; rm -f \"$f\"; exit $st", files[i]);
+		cr_assert_eq(r.status, 0, "%s: %s", files[i], r.err);
+		cr_expect_str_empty(r.err, "%s", files[i]);
+		cr_expect(strlen(r.out) == 3 * strlen(want.out) &&
+		    strncmp(r.out, want.out, strlen(want.out)) == 0 &&
+		    strstr(r.out + strlen(want.out), want.out) ==
+		    r.out + strlen(want.out), "%s: %s", files[i], r.out);
+		run_free(&want);
+		run_free(&r);
+	}
+	/* ccstools JSON, written here. */
+	run(&want, "ccs-convert -t json %s | ccs-flat --tsv", FIG7);
+	run(&r, "{ printf '\\357\\273\\277'; ccs-convert -t json %s; } | "
+	    "ccs-flat --tsv", FIG7);
+	cr_assert_eq(want.status, 0, "%s", want.err);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, want.out);
+	run_free(&want);
+	run_free(&r);
+}
