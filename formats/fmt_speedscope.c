@@ -18,18 +18,29 @@
 #include "formats_int.h"
 #include "jsonlib.h"
 
-/* A JSON string of s, or of a note that it is not UTF-8; NULL only
- * when out of memory. */
+/*
+ * A JSON string of s, whose bytes that are not UTF-8 are written \xNN,
+ * so that two such names stay two; NULL only when out of memory.
+ */
 static json_t *
 utf8_string(const char *s)
 {
-	return json_string(pdb_utf8_string(s) ? s : "(name is not UTF-8)");
+	json_t *j;
+	char *t;
+
+	if (pdb_utf8_string(s))
+		return json_string(s);
+	if ((t = pdb_utf8_escape(s)) == NULL)
+		return NULL;
+	j = json_string(t);
+	free(t);
+	return j;
 }
 
 /*
  * The place of a frame from its source location: the file part, line and
  * column of a GHC location; none from GHC's "<built-in>" and the like; the
- * whole location otherwise.  A file that is not UTF-8 is left out.
+ * whole location otherwise.
  */
 static int
 set_place(json_t *f, const char *src)
@@ -42,23 +53,22 @@ set_place(json_t *f, const char *src)
 	if (pdb_src_split(src, &flen, &line, &col)) {
 		if ((file = strndup(src, flen)) == NULL)
 			return -1;
-		rc = pdb_utf8_string(file) && (json_object_set_new(f, "file",
-		    json_string(file)) != 0 || json_object_set_new(f, "line",
+		rc = json_object_set_new(f, "file", utf8_string(file)) != 0 ||
+		    json_object_set_new(f, "line",
 		    json_integer((json_int_t)line)) != 0 || (col > 0 &&
 		    json_object_set_new(f, "col",
-		    json_integer((json_int_t)col)) != 0));
+		    json_integer((json_int_t)col)) != 0);
 		free(file);
 		return rc ? -1 : 0;
 	}
-	if (*src == '\0' || *src == '<' || !pdb_utf8_string(src))
+	if (*src == '\0' || *src == '<')
 		return 0;
-	return json_object_set_new(f, "file", json_string(src));
+	return json_object_set_new(f, "file", utf8_string(src));
 }
 
 /*
- * The frames, one a cost centre.  NULL only when out of memory: a
- * failure is never taken for a name that is not UTF-8, which would
- * leave a frame out and number the frames after it wrong.
+ * The frames, one a cost centre.  NULL only when out of memory, never
+ * for a name: a frame left out would number the frames after it wrong.
  */
 static json_t *
 frames_of(struct pdb *db)
@@ -71,7 +81,6 @@ frames_of(struct pdb *db)
 		return NULL;
 	for (i = 0; i < pdb_cc_count(db); i++) {
 		pdb_cc(db, i, &cc);
-		/* Invalid UTF-8 cannot be a JSON string: say so instead. */
 		if ((f = json_object()) == NULL ||
 		    json_array_append_new(frames, f) != 0 ||
 		    json_object_set_new(f, "name",

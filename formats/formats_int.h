@@ -450,6 +450,12 @@ size_t		 pdb_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp);
 size_t		 pdb_utf8_valid(const unsigned char *p, size_t n);
 /* Whether the string s is UTF-8, as a JSON string must be. */
 int		 pdb_utf8_string(const char *s);
+/*
+ * A copy of s, to free, that is UTF-8: each byte of s that is no part of
+ * a well-formed sequence written as the text \xNN, as ccs2dot and the
+ * reports show it.  NULL when out of memory.
+ */
+char		*pdb_utf8_escape(const char *s);
 
 /*
  * Of the n cost centres ccs of db (NULL: its first n), set shared[i] when

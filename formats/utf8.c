@@ -9,6 +9,8 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "formats_int.h"
@@ -74,4 +76,31 @@ pdb_utf8_string(const char *s)
 	size_t n = strlen(s);
 
 	return pdb_utf8_valid((const unsigned char *)s, n) == n;
+}
+
+char *
+pdb_utf8_escape(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, o = 0, k;
+	uint32_t c;
+	char *t;
+
+	/* Four bytes of text at most for each byte of s. */
+	if (n > (SIZE_MAX - 1) / 4 || (t = malloc(4 * n + 1)) == NULL)
+		return NULL;
+	while (i < n) {
+		if (p[i] < 0x80)
+			k = 1;
+		else if ((k = pdb_utf8_seq(p + i, n - i, &c)) == 0) {
+			snprintf(t + o, 5, "\\x%02X", p[i++]);
+			o += 4;
+			continue;
+		}
+		memcpy(t + o, p + i, k);
+		o += k;
+		i += k;
+	}
+	t[o] = '\0';
+	return t;
 }

@@ -643,9 +643,9 @@ Test(speedscope, cost_left_on_the_synthetic_root)
 }
 
 /*
- * Every cost centre is a frame, in order, whatever its names: a label
- * that is not UTF-8 is named so, and a file that is not UTF-8 is left
- * out, the frame kept, so that the samples' frame numbers still hold.
+ * Every cost centre is a frame, in order, whatever its names, so that the
+ * samples' frame numbers still hold: bytes of a label or a file that are
+ * not UTF-8 are written \xNN, so that two such names stay two.
  */
 Test(speedscope, frames_whose_names_are_not_utf8)
 {
@@ -654,8 +654,10 @@ Test(speedscope, frames_whose_names_are_not_utf8)
 	    "{\"label\":\"a\",\"module\":0,\"src\":{\"hex\":\"ff\"},\"id\":2},"
 	    "{\"label\":{\"hex\":\"ff\"},\"module\":0,\"src\":\"ok.c:1\","
 	    "\"id\":3},"
-	    "{\"label\":\"b\",\"module\":0,\"src\":\"b.c:2\",\"id\":4}],"
-	    "\"nodes\":[[0,3,0],[1,0,1],[2,0,2],[3,0,3]]}";
+	    "{\"label\":\"b\",\"module\":0,\"src\":\"b.c:2\",\"id\":4},"
+	    "{\"label\":{\"hex\":\"c3a9fe\"},\"module\":0,\"src\":\"\","
+	    "\"id\":5}],"
+	    "\"nodes\":[[0,4,0],[1,0,1],[2,0,2],[3,0,3],[4,0,4]]}";
 	struct run r;
 	char *in = write_temp(doc, sizeof(doc) - 1, ".json");
 
@@ -665,10 +667,12 @@ Test(speedscope, frames_whose_names_are_not_utf8)
 	    "console.log(JSON.stringify(p.samples), JSON.stringify("
 	    "p.weights))'", in);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert_str_eq(r.out, "[{\"name\":\"M.root\"},{\"name\":\"M.a\"},"
-	    "{\"name\":\"(name is not UTF-8)\",\"file\":\"ok.c\","
-	    "\"line\":1},{\"name\":\"M.b\",\"file\":\"b.c\",\"line\":2}]\n"
-	    "[[0,1],[0,2],[0,3]] [1,2,3]\n");
+	cr_assert_str_eq(r.out, "[{\"name\":\"M.root\"},{\"name\":\"M.a\","
+	    "\"file\":\"\\\\xFF\"},"
+	    "{\"name\":\"M.\\\\xFF\",\"file\":\"ok.c\","
+	    "\"line\":1},{\"name\":\"M.b\",\"file\":\"b.c\",\"line\":2},"
+	    "{\"name\":\"M.\u00e9\\\\xFE\"}]\n"
+	    "[[0,1],[0,2],[0,3],[0,4]] [1,2,3,4]\n");
 	run_free(&r);
 	unlink(in);
 	free(in);
