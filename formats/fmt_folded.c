@@ -763,6 +763,44 @@ out:
 	return names < 0 ? -1 : 0;
 }
 
+/*
+ * A frame does not mark where its module ends: the reader splits it
+ * after the longest run of module-like components.  Say when a cost
+ * centre written reads back with another module, naming the first, as
+ * a label-only pattern (-d Parser.run for the label Parser.run of
+ * module Main) then matches another way.
+ */
+static void
+warn_moved_modules(struct pdb *db, const struct frame_texts *fr,
+    uint32_t ncc)
+{
+	uint32_t cc, moved = 0, first = PDB_NONE;
+	const char *full, *module;
+
+	for (cc = 0; cc < ncc; cc++) {
+		if (fr->at[cc] == SIZE_MAX || fr->len[cc] == 0)
+			continue;
+		full = pdb_cc_fullname(db, cc);
+		module = pdb_cc_module(db, cc);
+		if (module_prefix(full, strlen(full)) == strlen(module))
+			continue;
+		if (moved++ == 0 || name_before(db, cc, first))
+			first = cc;
+	}
+	if (moved == 0)
+		return;
+	full = pdb_cc_fullname(db, first);
+	module = pdb_cc_module(db, first);
+	if (moved == 1)
+		pdb_warn(db, "folded stacks do not mark where a module ends: "
+		    "'%s' (module '%s') reads back with another module",
+		    full, module);
+	else
+		pdb_warn(db, "folded stacks do not mark where a module ends: "
+		    "%u cost centres, such as '%s' (module '%s'), read back "
+		    "with another module", moved, full, module);
+}
+
 struct line {
 	int64_t		 value;
 	uint32_t	 node;
@@ -885,6 +923,8 @@ folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 	}
 	if (rc == PDB_OK && warn_shared_frames(db, &fr, ncc) != 0)
 		rc = PDB_ENOMEM;
+	if (rc == PDB_OK && !(opts->flags & PDB_OPT_AS_TEXT))
+		warn_moved_modules(db, &fr, ncc);
 out:
 	free(lines);
 	free(path);

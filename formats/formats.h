@@ -73,6 +73,12 @@ struct pdb_opts {
  * (pdb_rows_take()); after pdb_write() the handle may have no tree.
  */
 #define PDB_OPT_TAKE		0x08u
+/*
+ * folded: lines to be read as text, as ccs-stacks prints them, whose
+ * page says how frames split into module and label: no warning when a
+ * cost centre would read back with another module.
+ */
+#define PDB_OPT_AS_TEXT		0x10u
 
 /* A reader's input (formats_int.h): opaque outside the format layer. */
 struct pdb_input;

@@ -68,6 +68,7 @@ main(int argc, char *argv[])
 	if (sort)
 		c.opts.flags |= PDB_OPT_SORT;
 	c.outformat = &pdb_fmt_folded;
+	c.opts.flags |= PDB_OPT_AS_TEXT;
 	rc = tool_write_profile(&c, db);
 	pdb_free(db);
 	tool_common_free(&c);

@@ -420,3 +420,41 @@ Test(ccs_convert, approximate_figures_said_where_the_mark_is_lost)
 	cr_expect_str_empty(r.err);
 	run_free(&r);
 }
+
+/*
+ * A folded frame does not mark where its module ends: the writer says
+ * when a cost centre reads back with another module, counting them and
+ * naming the first by name, and is quiet when all read back as written.
+ */
+Test(ccs_convert, folded_says_which_modules_move)
+{
+	static const char doc[] = "{\"format\":\"ccstools-profile\","
+	    "\"version\":1,\"metadata\":{},\"metrics\":[{\"name\":\"ticks\","
+	    "\"unit\":\"ticks\",\"kind\":\"cost\"}],"
+	    "\"modules\":[\"Main\",\"hello\",\"\"],\"cost_centres\":["
+	    "{\"label\":\"main\",\"module\":0,\"src\":\"\",\"id\":1},"
+	    "{\"label\":\"Start\",\"module\":1,\"src\":\"\",\"id\":2},"
+	    "{\"label\":\"Parser.run\",\"module\":0,\"src\":\"\",\"id\":3},"
+	    "{\"label\":\"ok\",\"module\":2,\"src\":\"\",\"id\":4}],"
+	    "\"nodes\":[[0,3,1],[1,0,2],[2,0,3],[3,0,4]]}";
+	char *in = write_temp(doc, sizeof(doc) - 1, ".json");
+	struct run r;
+
+	run(&r, "ccs-convert -t folded %s", in);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "Main.main 1\nMain.main;hello.Start 2\n"
+	    "Main.main;Main.Parser.run 3\nMain.main;ok 4\n");
+	cr_expect_str_eq(r.err, "ccs-convert: warning: folded stacks do not "
+	    "mark where a module ends: 2 cost centres, such as "
+	    "'Main.Parser.run' (module 'Main'), read back with another "
+	    "module\n");
+	run_free(&r);
+	/* What it says is what happens. */
+	run(&r, "ccs-convert -t folded %s 2>/dev/null | ccs-flat --tsv | "
+	    "cut -f 1,2 | LC_ALL=C sort", in);
+	cr_expect_str_eq(r.out, "\thello.Start\n\tok\nMain\tmain\n"
+	    "Main.Parser\trun\nmodule\tcost_centre\n", "%s", r.err);
+	run_free(&r);
+	unlink(in);
+	free(in);
+}
