@@ -726,6 +726,17 @@ shape:
 	    r->lay.ncols);
 }
 
+/* Whether another word follows the word at line[w], before end. */
+static int
+word_after(const char *line, size_t w, size_t end)
+{
+	while (w < end && !isblank_((unsigned char)line[w]))
+		w++;
+	while (w < end && isblank_((unsigned char)line[w]))
+		w++;
+	return w < end;
+}
+
 /* Split line[0, end) into indentation, label, module and SRC. */
 static int
 split_names(struct reader *r, char *line, size_t end, struct row *row)
@@ -758,6 +769,14 @@ split_names(struct reader *r, char *line, size_t end, struct row *row)
 				break;
 			}
 		}
+		/*
+		 * In a report padded in bytes, a label of multibyte
+		 * characters can put the SRC token at the module's column in
+		 * characters: a module with no location after it is that.
+		 */
+		if (pass == 0 && mod != (size_t)-1 && r->lay.has_src &&
+		    !word_after(line, mod, end))
+			mod = (size_t)-1;
 	}
 	if (mod == (size_t)-1) {
 		/* Not aligned: the second word. */

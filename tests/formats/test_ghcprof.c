@@ -1427,6 +1427,51 @@ Test(ghcprof, invalid_utf8_labels_kept)
 	free(text);
 }
 
+/*
+ * A report padded in bytes, not characters: a label of k characters of
+ * three bytes each takes 2k bytes more than its columns.  At k = 11 the
+ * SRC token then starts at the MODULE column counted in characters, and
+ * was taken for the module.
+ */
+Test(ghcprof, byte_padded_multibyte_labels)
+{
+	static const char head[] = "\tSat Nov 28 04:25 2026 Time and "
+	    "Allocation Profiling Report  (Final)\n\n\t   C +RTS -p -RTS\n\n"
+	    "\ttotal time  =        0.18 secs   (180 ticks @ 1000 us, 1 "
+	    "processor)\n\ttotal alloc = 577,272,920 bytes  (excludes "
+	    "profiling overheads)\n\nCOST CENTRE                         "
+	    "MODULE                SRC             no.     entries  %time "
+	    "%alloc   %time %alloc\n\nMAIN                                "
+	    "MAIN                  <built-in>        1           0    0.0    "
+	    "0.0   100.0  100.0\n CAF                                Main    "
+	    "              <entire-module>   2           0    0.0    0.0   "
+	    "100.0  100.0\n";
+	char text[1024], label[64], msg[256];
+	struct pdb_cc info;
+	struct pdb *db;
+	uint32_t n, cc;
+	int k, i, len;
+
+	for (k = 1; k <= 11; k++) {
+		for (i = 0, label[0] = '\0'; i < k; i++)
+			strcat(label, "\xe6\x97\xa5");	/* U+65E5 */
+		/* The label's bytes end one blank before byte 36. */
+		len = snprintf(text, sizeof(text), "%s  %-*s Main                  "
+		    "C.hs:3:33-42      3        3000  100.0  100.0   100.0  "
+		    "100.0\n", head, 33, label);
+		cr_assert(len > 0 && (size_t)len < sizeof(text));
+		cr_assert_eq(read_bytes(text, (size_t)len, msg, sizeof(msg),
+		    &db), PDB_OK, "%d characters: %s", k, msg);
+		n = find_node(db, label);
+		cc = pdb_node_cc(db, n);
+		cr_expect_str_eq(pdb_cc_module(db, cc), "Main", "%d", k);
+		pdb_cc(db, cc, &info);
+		cr_expect_str_eq(info.src, "C.hs:3:33-42", "%d", k);
+		cr_expect_eq(pdb_node_depth(db, n), 2, "%d", k);
+		pdb_free(db);
+	}
+}
+
 Test(ghcprof, crlf)
 {
 	struct pdb *a, *b;
