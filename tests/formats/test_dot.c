@@ -17,6 +17,7 @@
 #include <criterion/criterion.h>
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1075,6 +1076,76 @@ Test(dot, numbers_grouped_and_arcs_padded)
 	cr_expect_str_eq(l, " 999 (0.1%)\\n 1 stack");
 	cr_expect(strstr(legend_text(g), "graph of all 4 stacks\\l4 cost "
 	    "centres, 3 arcs shown") != NULL, "%s", legend_text(g));
+	agclose(g);
+	free(text);
+	pdb_free(db);
+}
+
+/* ---- colours that read ---- */
+
+/* The WCAG 2 relative luminance of "#rrggbb", "white" or "black". */
+static double
+luminance(const char *c)
+{
+	unsigned v[3];
+	double l[3];
+	int i;
+
+	if (strcmp(c, "white") == 0)
+		return 1.0;
+	if (strcmp(c, "black") == 0)
+		return 0.0;
+	cr_assert(sscanf(c, "#%2x%2x%2x", &v[0], &v[1], &v[2]) == 3, "%s", c);
+	for (i = 0; i < 3; i++) {
+		l[i] = v[i] / 255.0;
+		l[i] = l[i] <= 0.03928 ? l[i] / 12.92 :
+		    pow((l[i] + 0.055) / 1.055, 2.4);
+	}
+	return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+}
+
+static double
+contrast(const char *fg, const char *bg)
+{
+	double a = luminance(fg), b = luminance(bg);
+
+	return a > b ? (a + 0.05) / (b + 0.05) : (b + 0.05) / (a + 0.05);
+}
+
+/*
+ * Every node's text on its fill, and every arc's label on the white
+ * page, keeps WCAG's 4.5:1 for small text over the whole heat scale:
+ * white on the yellow middle had 1.6:1, yellow labels on white 1.5:1.
+ */
+Test(dot, text_contrasts_with_its_ground)
+{
+	struct pdb_dot_opts o = all_opts();
+	struct pdb *db = random_profile(3, 4000);
+	char *text;
+	Agraph_t *g;
+	Agnode_t *n;
+	Agedge_t *e;
+	int nodes = 0, arcs = 0;
+
+	o.node_thres = o.edge_thres = 0;
+	o.flags |= PDB_DOT_TREE;
+	text = write_dot(db, &o, NULL, NULL);
+	g = parse_dot(text);
+	for (n = agfstnode(g); n != NULL; n = agnxtnode(g, n)) {
+		if (strcmp(agnameof(n), "legend") == 0)
+			continue;
+		cr_expect(contrast(agget(n, "fontcolor"),
+		    agget(n, "fillcolor")) >= 4.5, "%s on %s",
+		    agget(n, "fontcolor"), agget(n, "fillcolor"));
+		nodes++;
+		for (e = agfstout(g, n); e != NULL; e = agnxtout(g, e)) {
+			cr_expect(contrast(agget(e, "fontcolor"), "white") >=
+			    4.5, "%s on white", agget(e, "fontcolor"));
+			arcs++;
+		}
+	}
+	/* Enough stacks to span the scale. */
+	cr_expect(nodes > 100 && arcs > 100, "%d nodes, %d arcs", nodes, arcs);
 	agclose(g);
 	free(text);
 	pdb_free(db);
