@@ -112,6 +112,7 @@ struct dot {
 	uint64_t		 nset;		/* stacks in the set */
 	uint64_t		 nreal;		/* stacks but synthetic ones */
 	int64_t			 unshown;	/* own cost of synthetic ones */
+	size_t			 residual;	/* dashed arcs drawn */
 	unsigned char		*armn;		/* node on the expensive arm */
 	uint32_t		*arm;
 	size_t			 narm;
@@ -1179,6 +1180,11 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 		sb_add(&b, " hidden", 7);
 		sb_nl_left(&b);
 	}
+	if (d->residual > 0) {
+		sb_count(&b, d->residual, "dashed arc", "dashed arcs");
+		sb_add(&b, " through hidden callers", 23);
+		sb_nl_left(&b);
+	}
 	/* Cost left on a made-up root is no call: said, not drawn. */
 	if (d->unshown != 0) {
 		sb_printf(&b, "%.1f%% self cost on the made-up root, not "
@@ -1188,8 +1194,10 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 	sb_printf(&b, "thresholds: nodes %g%%", o->node_thres);
 	if (!tree)
 		sb_printf(&b, ", arcs %g%%", o->edge_thres);
-	if (o->nodecount > 0)
-		sb_printf(&b, ", at most %zu nodes", o->nodecount);
+	if (o->nodecount > 0) {
+		sb_add(&b, ", at most ", 10);
+		sb_count(&b, o->nodecount, "node", "nodes");
+	}
 	sb_nl_left(&b);
 	if (b.oom) {
 		free(b.s);
@@ -1206,6 +1214,21 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 	return 0;
 }
 
+/* Whether arc a costs more than arc k (NOARC: none), or as much on more
+ * stacks: the arc that explains a node best. */
+static int
+costlier(const struct dot *d, const struct arc *a, uint32_t k)
+{
+	const struct arc *b;
+
+	if (k == NOARC)
+		return 1;
+	b = &d->arcs[k];
+	return fabs((double)a->cost) > fabs((double)b->cost) ||
+	    (fabs((double)a->cost) == fabs((double)b->cost) &&
+	    a->nstacks > b->nstacks);
+}
+
 /* Whether arc a joins two drawn nodes and may be drawn. */
 static int
 drawable(const struct dot *d, Agnode_t *const *gnode, const struct arc *a)
@@ -1213,6 +1236,132 @@ drawable(const struct dot *d, Agnode_t *const *gnode, const struct arc *a)
 	return a->nstacks > 0 && gnode[a->from] != NULL &&
 	    gnode[a->to] != NULL &&
 	    (!(d->o->flags & PDB_DOT_HOT_ONLY) || a->hot);
+}
+
+/* An arc into a cost centre, as join_floating() sorts them. */
+struct inarc {
+	uint32_t	 to, arc;
+	double		 cost;		/* |cost| */
+	uint64_t	 nstacks;
+};
+
+/* By callee, then the costliest first, as costlier() ranks them. */
+static int
+inarc_cmp(const void *x, const void *y)
+{
+	const struct inarc *a = x, *b = y;
+
+	if (a->to != b->to)
+		return a->to < b->to ? -1 : 1;
+	if (a->cost != b->cost)
+		return a->cost > b->cost ? -1 : 1;
+	if (a->nstacks != b->nstacks)
+		return a->nstacks > b->nstacks ? -1 : 1;
+	return a->arc < b->arc ? -1 : a->arc > b->arc;
+}
+
+/*
+ * A drawn node none of whose callers is drawn (bestin[cc] NOARC) would
+ * float, unexplained: a dashed arc joins it to the nearest drawn cost
+ * centre up its callers, as pprof draws a call through dropped nodes.
+ * The search goes up breadth first, the costlier callers first at each
+ * step, and the arc is labelled with the cost of the last hop, the
+ * node's own arc, and how many hidden cost centres it passes.  Returns
+ * -1 when out of memory.
+ */
+static int
+join_floating(struct dot *d, Agraph_t *g, Agnode_t *const *gnode,
+    const uint32_t *bestin, struct sbuf *b)
+{
+	struct inarc *in = NULL;
+	uint32_t *start = NULL, *via = NULL, *seen = NULL, *queue = NULL;
+	uint32_t cc, x, y, n = 0, head, tail, last, hops;
+	Agedge_t *ge;
+	double pen;
+	size_t k;
+	int rc = -1;
+
+	if ((in = malloc((d->narcs + 1) * sizeof(*in))) == NULL ||
+	    (start = calloc((size_t)d->ncc + 2, sizeof(*start))) == NULL ||
+	    (via = malloc(((size_t)d->ncc + 1) * sizeof(*via))) == NULL ||
+	    (seen = calloc((size_t)d->ncc + 1, sizeof(*seen))) == NULL ||
+	    (queue = malloc(((size_t)d->ncc + 1) * sizeof(*queue))) == NULL)
+		goto out;
+	for (k = 0; k < d->narcs; k++) {
+		const struct arc *a = &d->arcs[k];
+
+		if (a->nstacks == 0 || a->from == a->to)
+			continue;
+		in[n].to = a->to;
+		in[n].arc = (uint32_t)k;
+		in[n].cost = fabs((double)a->cost);
+		in[n++].nstacks = a->nstacks;
+	}
+	qsort(in, n, sizeof(*in), inarc_cmp);
+	for (k = 0; k < n; k++)
+		start[in[k].to + 1]++;
+	for (cc = 0; cc < d->ncc; cc++)
+		start[cc + 1] += start[cc];
+	d->residual = 0;
+	for (cc = 0; cc < d->ncc; cc++) {
+		if (gnode[cc] == NULL || bestin[cc] != NOARC ||
+		    start[cc] == start[cc + 1])
+			continue;
+		/* seen[] holds the node searched from, plus one. */
+		seen[cc] = cc + 1;
+		queue[0] = cc;
+		for (head = 0, tail = 1, y = PDB_NONE; head < tail &&
+		    y == PDB_NONE; head++) {
+			x = queue[head];
+			for (k = start[x]; k < start[x + 1]; k++) {
+				uint32_t from = d->arcs[in[k].arc].from;
+
+				if (seen[from] == cc + 1)
+					continue;
+				seen[from] = cc + 1;
+				via[from] = in[k].arc;
+				if (gnode[from] != NULL) {
+					y = from;
+					break;
+				}
+				queue[tail++] = from;
+			}
+		}
+		if (y == PDB_NONE)
+			continue;
+		/* Back down to cc: the hops, and the last arc, into cc. */
+		for (hops = 0, x = y; d->arcs[via[x]].to != cc; hops++)
+			x = d->arcs[via[x]].to;
+		last = via[x];
+		ge = pdbi_sym_agedge(g, gnode[y], gnode[cc], NULL, 1);
+		b->len = 0;
+		pen = edge_width(frac(d->arcs[last].cost, d->total), 0);
+		sb_edge_pad(b, pen);
+		if (d->count) {
+			sb_label(b, pdb_metric(d->db, d->m)->name);
+			sb_add(b, " ", 1);
+			sb_int(b, d->arcs[last].cost);
+		} else
+			sb_value(b, d, d->arcs[last].cost);
+		sb_nl(b);
+		sb_edge_pad(b, pen);
+		sb_add(b, "through ", 8);
+		sb_count(b, hops, "hidden", "hidden");
+		if (b->oom)
+			goto out;
+		set(ge, "label", b->s);
+		style_edge(ge, frac(d->arcs[last].cost, d->total), 0);
+		set(ge, "style", "dashed");
+		d->residual++;
+	}
+	rc = 0;
+out:
+	free(in);
+	free(start);
+	free(via);
+	free(seen);
+	free(queue);
+	return rc;
 }
 
 static int
@@ -1249,7 +1398,13 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 		hidden_cost += d->self[cc];
 		if ((o->flags & PDB_DOT_HOT_ONLY) && !d->hotcc[cc])
 			continue;
-		w = d->count ? d->self[cc] : d->inh[cc];
+		/*
+		 * A count too is picked by what its cost centre's stacks
+		 * hold, as ccs-flat inherits it, not by its own count: the
+		 * callers of a much-entered function are then drawn with
+		 * it, however few times they were entered themselves.
+		 */
+		w = d->inh[cc];
 		picks[npick].id = cc;
 		picks[npick].forced = hotmode && d->hotcc[cc] ? PICK_ARM :
 		    d->focuscc[cc] ? PICK_FOCUS : PICK_FREE;
@@ -1323,18 +1478,10 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 	for (cc = 0; cc <= d->ncc; cc++)
 		bestin[cc] = NOARC;
 	for (k = 0; k < d->narcs; k++) {
-		struct arc *a = &d->arcs[k], *bi;
+		struct arc *a = &d->arcs[k];
 
-		if (!drawable(d, gnode, a) || a->from == a->to)
-			continue;
-		if (bestin[a->to] == NOARC) {
-			bestin[a->to] = (uint32_t)k;
-			continue;
-		}
-		bi = &d->arcs[bestin[a->to]];
-		if (fabs((double)a->cost) > fabs((double)bi->cost) ||
-		    (fabs((double)a->cost) == fabs((double)bi->cost) &&
-		    a->nstacks > bi->nstacks))
+		if (drawable(d, gnode, a) && a->from != a->to &&
+		    costlier(d, a, bestin[a->to]))
 			bestin[a->to] = (uint32_t)k;
 	}
 	for (k = 0; k < d->narcs; k++) {
@@ -1369,6 +1516,8 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 		set(ge, "label", b.s);
 		style_edge(ge, frac(a->cost, d->total), hot);
 	}
+	if (join_floating(d, g, gnode, bestin, &b) != 0)
+		goto oom;
 	if (legend(d, g, "cost centre", "cost centres", nkeep,
 	    npresent - nkeep, hidden_cost, ashown, apresent - ashown) != 0)
 		goto oom;
@@ -1401,6 +1550,7 @@ build_tree(struct dot *d, Agraph_t **gp)
 	struct sbuf b = { 0 };
 	size_t npick = 0, nkeep, npresent = 0, nshown = 0, i, k;
 	int64_t hidden_cost = 0, w;
+	double *smax = NULL;
 	uint32_t n, cc, p;
 	char name[32];
 
@@ -1412,6 +1562,25 @@ build_tree(struct dot *d, Agraph_t **gp)
 	    pdb_names_shared(d->db, NULL, d->ncc, d->shared) < 0)
 		goto oom;
 	/* NOLINTEND(bugprone-sizeof-expression) */
+	/*
+	 * A count is not inherited: a stack is weighed by the largest
+	 * count in its subtree, so that, as inclusive cost does, a stack
+	 * weighs no less than any below it and the thresholds keep the
+	 * way down to what they keep.
+	 */
+	if (d->count) {
+		if ((smax = calloc(d->nn + 1, sizeof(*smax))) == NULL)
+			goto oom;
+		for (i = d->nn; i-- > 0;) {
+			n = d->order[i];
+			w = own(d, n);
+			if (fabs((double)w) > smax[n])
+				smax[n] = fabs((double)w);
+			p = pdb_node_parent(d->db, n);
+			if (p != PDB_NONE && smax[n] > smax[p])
+				smax[p] = smax[n];
+		}
+	}
 	for (i = 0; i < d->nn; i++) {
 		n = d->order[i];
 		cc = pdb_node_cc(d->db, n);
@@ -1421,19 +1590,28 @@ build_tree(struct dot *d, Agraph_t **gp)
 		hidden_cost += own(d, n);
 		if ((o->flags & PDB_DOT_HOT_ONLY) && !d->armn[n])
 			continue;
-		w = d->count ? own(d, n) : d->inc[n];
 		picks[npick].id = n;
 		/* Pre-order puts the arm's nodes root first. */
 		picks[npick].forced = hotmode && d->armn[n] ? PICK_ARM :
-		    PICK_FREE;
-		picks[npick].w = fabs((double)w);
+		    d->focuscc[cc] ? PICK_FOCUS : PICK_FREE;
+		picks[npick].w = d->count ? smax[n] : fabs((double)d->inc[n]);
 		picks[npick].tie = i;
-		if (picks[npick].forced || reaches(w, d->total, o->node_thres))
+		if (picks[npick].forced ||
+		    picks[npick].w * 100.0 >= o->node_thres * fabs((double)
+		    d->total))
 			npick++;
 	}
 	nkeep = pick_best(d, picks, npick);
+	/*
+	 * A stack is drawn with the stacks below it down from the root:
+	 * a forced one (a focus match) or one that costs more than its
+	 * caller (a negative cost between) brings them.
+	 */
 	for (k = 0; k < nkeep; k++)
-		gnode[picks[k].id] = (Agnode_t *)1;
+		for (n = picks[k].id; n != PDB_NONE && gnode[n] == NULL &&
+		    d->isub[n] > 0 && !synthetic(d, pdb_node_cc(d->db, n));
+		    n = pdb_node_parent(d->db, n))
+			gnode[n] = (Agnode_t *)1;
 
 	if ((g = graph_open("stacktree")) == NULL)
 		goto oom;
@@ -1484,6 +1662,7 @@ build_tree(struct dot *d, Agraph_t **gp)
 		goto oom;
 	free(picks);
 	free(gnode);
+	free(smax);
 	free(b.s);
 	*gp = g;
 	return PDB_OK;
@@ -1492,6 +1671,7 @@ oom:
 		pdbi_sym_agclose(g);
 	free(picks);
 	free(gnode);
+	free(smax);
 	free(b.s);
 	return pdb_seterr(d->db, PDB_ENOMEM, "out of memory");
 }

@@ -1081,6 +1081,224 @@ Test(dot, numbers_grouped_and_arcs_padded)
 	pdb_free(db);
 }
 
+/* ---- no node drawn without its caller ---- */
+
+/* Whether node n has an arc in from another node. */
+static int
+has_caller(Agraph_t *g, Agnode_t *n)
+{
+	Agedge_t *e;
+
+	for (e = agfstin(g, n); e != NULL; e = agnxtin(g, e))
+		if (agtail(e) != n)
+			return 1;
+	return 0;
+}
+
+/*
+ * As random_profile(), but a cost centre calls only the next one or two
+ * in turn (f5 calls f0 and f1), and the root only f0: most are far from
+ * the root, and hidden callers are between.
+ */
+static struct pdb *
+layered_profile(unsigned seed, uint32_t nn)
+{
+	struct pdb *db = pdb_new();
+	uint32_t mod, cc, n, i, p, pcc;
+	unsigned m;
+	char name[8];
+	int64_t v;
+
+	srand(seed);
+	cr_assert(db != NULL);
+	cr_assert_eq(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &m), 0);
+	cr_assert_eq(pdb_module_add(db, "", &mod), 0);
+	for (i = 0; i < RCC; i++) {
+		snprintf(name, sizeof(name), i == RCC - 1 ? "r" : "f%u", i);
+		cr_assert_eq(pdb_cc_add(db, name, mod, "", 0, -1, &cc), 0);
+	}
+	cr_assert_eq(pdb_root_new(db, RCC - 1, &n), 0);
+	for (i = 1; i < nn; i++) {
+		p = rand() % 4 ? i - 1 : (uint32_t)rand() % i;
+		pcc = pdb_node_cc(db, p);
+		cc = pcc == RCC - 1 ? 0 : (pcc + 1 + (uint32_t)rand() % 2) %
+		    (RCC - 1);
+		cr_assert_eq(pdb_node_append(db, p, cc, &n), 0);
+		v = rand() % 3 == 0 ? 0 : rand() % 10;
+		pdb_node_add_values(db, n, &v);
+	}
+	return db;
+}
+
+/*
+ * However few nodes are kept, every drawn cost centre but the root is
+ * joined to a caller: by its arc, or by a dashed arc through hidden
+ * callers, labelled with the cost of an arc into it and how many it
+ * passes.
+ */
+Test(dot, every_drawn_node_has_a_caller)
+{
+	struct pdb_dot_opts o = PDB_DOT_OPTS_DEFAULT;
+	unsigned seed, root, dashed = 0, x;
+	size_t count;
+	struct brute b;
+	Agnode_t *n;
+	Agedge_t *e;
+	int64_t cost;
+	int hops, found, rootdrawn, roots = 0;
+	struct pdb *db;
+	char *text;
+	Agraph_t *g;
+
+	for (seed = 1; seed <= 150; seed++) {
+		db = seed % 2 ? layered_profile(seed, 300) :
+		    random_profile(seed, 300);
+		brute_force(db, 0, &b);
+		root = pdb_node_cc(db, 0);
+		o.nodecount = 1 + seed % 4;
+		text = write_dot(db, &o, NULL, NULL);
+		g = parse_dot(text);
+		rootdrawn = 0;
+		for (n = agfstnode(g); n != NULL; n = agnxtnode(g, n))
+			rootdrawn |= strcmp(agnameof(n), "legend") != 0 &&
+			    cc_of(n) == root;
+		roots += rootdrawn;
+		for (n = agfstnode(g); n != NULL; n = agnxtnode(g, n)) {
+			if (strcmp(agnameof(n), "legend") == 0 ||
+			    cc_of(n) == root)
+				continue;
+			/* Without the root, a node may have no drawn
+			 * cost centre above it (ties go by index). */
+			if (rootdrawn)
+				cr_expect(has_caller(g, n), "seed %u: %s "
+				    "floats", seed, agnameof(n));
+			for (e = agfstin(g, n); e != NULL; e = agnxtin(g, e)) {
+				if (agget(e, "style") == NULL ||
+				    strcmp(agget(e, "style"), "dashed") != 0)
+					continue;
+				dashed++;
+				cr_assert(sscanf(ungrouped(label(e)), "%" SCNd64,
+				    &cost) == 1);
+				cr_assert(sscanf(strstr(label(e), "through ") +
+				    8, "%d", &hops) == 1, "%s", label(e));
+				cr_expect(hops >= 1);
+				for (found = 0, x = 0; x < RCC; x++)
+					found |= x != cc_of(n) &&
+					    b.astacks[x][cc_of(n)] > 0 &&
+					    b.acost[x][cc_of(n)] == cost;
+				cr_expect(found, "seed %u: %s", seed, label(e));
+			}
+		}
+		count = strstr(legend_text(g), "dashed arc") != NULL;
+		cr_expect_eq(count, strstr(text, "style=dashed") != NULL,
+		    "seed %u: %s", seed, legend_text(g));
+		agclose(g);
+		free(text);
+		pdb_free(db);
+	}
+	/* Small node counts do make the case. */
+	cr_expect(roots > 50 && dashed >= 5, "%d with the root, %u dashed "
+	    "arcs", roots, dashed);
+
+	/* mj: rev under CAF, through h and j. */
+	db = load_tree(MJ);
+	o.nodecount = 3;
+	text = write_dot(db, &o, NULL, NULL);
+	cr_expect(strstr(text, "label=\"  46 (97.9%)\\n  through 2 hidden\""
+	    ) != NULL, "%s", text);
+	cr_expect(strstr(text, "at most 3 nodes") != NULL, "%s", text);
+	free(text);
+	o.nodecount = 1;
+	text = write_dot(db, &o, NULL, NULL);
+	cr_expect(strstr(text, "at most 1 node\\l") != NULL, "%s", text);
+	free(text);
+	pdb_free(db);
+}
+
+/* How many nodes have a label starting with line name. */
+static int
+named(Agraph_t *g, const char *name)
+{
+	Agnode_t *n;
+	int k = 0;
+
+	for (n = agfstnode(g); n != NULL; n = agnxtnode(g, n))
+		k += strcmp(agnameof(n), "legend") != 0 &&
+		    strcmp(label_line(agget(n, "label"), 0), name) == 0;
+	return k;
+}
+
+/*
+ * A count is not inherited, but the way down to a much-entered stack
+ * is drawn with it: the call graph picks cost centres by their inherited
+ * count, the tree stacks by the largest count below them.  Both keep
+ * the root, and each drawn node has its caller.
+ */
+Test(dot, counts_keep_the_way_from_the_root)
+{
+	static const char *const files[] = { MJ, "tests/data/ghc/clausify.prof" };
+	struct pdb_dot_opts o = PDB_DOT_OPTS_DEFAULT;
+	struct pdb *db;
+	Agnode_t *n;
+	Agraph_t *g;
+	char *text;
+	size_t i;
+	int tree, nodes;
+
+	for (i = 0; i < 2; i++)
+		for (tree = 0; tree < 2; tree++) {
+			db = load_tree(files[i]);
+			o.flags = tree ? PDB_DOT_TREE : 0;
+			text = write_dot(db, &o, "entries", NULL);
+			g = parse_dot(text);
+			nodes = 0;
+			for (n = agfstnode(g); n != NULL;
+			    n = agnxtnode(g, n)) {
+				if (strcmp(agnameof(n), "legend") == 0)
+					continue;
+				nodes++;
+				if (strcmp(label_line(label(n), 0), "MAIN") ==
+				    0)
+					cr_expect(agfstin(g, n) == NULL);
+				else
+					cr_expect(has_caller(g, n), "%s %s: %s",
+					    files[i], tree ? "tree" : "graph",
+					    label(n));
+			}
+			cr_expect(named(g, "MAIN") == 1, "%s", text);
+			cr_expect(named(g, "rev") + named(g, "disin") > 0,
+			    "%s", text);
+			cr_expect(nodes >= 4, "%s: %d nodes", files[i], nodes);
+			agclose(g);
+			free(text);
+			pdb_free(db);
+		}
+}
+
+/* --tree --focus draws the matching stacks whatever they cost. */
+Test(dot, tree_focus_drawn_whatever_the_thresholds)
+{
+	static const char *const focus[] = { "GHC.IO.Encoding.CAF" };
+	struct pdb_dot_opts o = PDB_DOT_OPTS_DEFAULT;
+	struct pdb *db = load_tree("tests/data/ghc/clausify.prof");
+	char *text;
+	Agraph_t *g;
+	Agnode_t *n;
+
+	o.flags = PDB_DOT_TREE;
+	o.focus = focus;
+	o.nfocus = 1;
+	text = write_dot(db, &o, NULL, NULL);
+	g = parse_dot(text);
+	n = node_named(g, "CAF");
+	cr_assert(n != NULL, "%s", text);
+	cr_expect_str_eq(label_line(label(n), 1), "GHC.IO.Encoding");
+	cr_expect(has_caller(g, n));
+	agclose(g);
+	free(text);
+	pdb_free(db);
+}
+
 /* ---- colours that read ---- */
 
 /* The WCAG 2 relative luminance of "#rrggbb", "white" or "black". */
