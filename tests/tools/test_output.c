@@ -234,9 +234,10 @@ Test(output, interrupted_run_leaves_earlier_file, .timeout = 120)
 		free(got);
 		run_free(&r);
 
+		/* SIGXFSZ not ignored by the caller: the same. */
 		run(&r, "ulimit -f 2; %s -o %s %s; exit $?", tl[i], path, big);
-		cr_expect(r.status > 128, "%s, SIGXFSZ: exit %d: %s", tl[i],
-		    r.status, r.err);
+		cr_expect(r.status == 1 && strstr(r.err, "File too large") !=
+		    NULL, "%s, SIGXFSZ: exit %d: %s", tl[i], r.status, r.err);
 		got = slurp(path, NULL);
 		cr_expect_str_eq(got, OLD, "%s: earlier file changed", tl[i]);
 		ls = dir_list(d);
@@ -465,6 +466,30 @@ Test(output, o_read_only_file_refused)
 }
 
 /*
+ * A file that may be written in a directory that may not: > writes it,
+ * and so does -o, through a temporary file in $TMPDIR copied over it
+ * when done, which keeps the file whole until then.
+ */
+Test(output, o_writable_file_in_read_only_directory)
+{
+	struct run r;
+
+	run_in_temp(&r, "cd \"$T\" && chmod 755 . && mkdir d tmp && "
+	    "chmod 777 tmp && echo old > d/w && chmod 666 d/w && chmod 555 d "
+	    "&& as= && if [ \"$(id -u)\" = 0 ]; then "
+	    "as='setpriv --reuid=65534 --regid=65534 --clear-groups'; fi && "
+	    "TMPDIR=\"$T/tmp\" $as ccs-flat -o d/w \"$R\"/%s; echo rc=$?; "
+	    "grep -c 'program: demo' d/w; ls -A d tmp; "
+	    "TMPDIR=\"$T/none\" $as ccs-flat -o d/w \"$R\"/%s; echo rc=$?; "
+	    "grep -c 'program: demo' d/w; chmod 755 d", GHC_PA, GHC_PA);
+	cr_expect_str_eq(r.out, "rc=0\n1\nd:\nw\n\ntmp:\nrc=1\n1\n", "%s",
+	    r.err);
+	/* With nowhere to write, the error is the first one's. */
+	cr_expect(strstr(r.err, "d/w: Permission denied") != NULL, "%s", r.err);
+	run_free(&r);
+}
+
+/*
  * -o /dev/fd/1 is standard output: appended to, not replaced.  So is
  * /dev/stdout, not tried here: as root, a version that replaced the
  * file a link names would replace that link in /dev.
@@ -582,6 +607,43 @@ Test(output, closed_pipe_ends_quietly, .timeout = 120)
 		}
 	unlink(big);
 	free(big);
+}
+
+/*
+ * With -o, a closed pipe can only be stderr's: the warnings are lost,
+ * not the output, and no temporary file is left.  The reader is gone
+ * long before the warning comes.
+ */
+Test(output, closed_stderr_pipe_keeps_the_output, .timeout = 120)
+{
+	struct run r;
+
+	run_in_temp(&r, "cd \"$T\" && ccs-convert -t pgcl \"$R\"/%s 2>/dev/null "
+	    "> want && exec 3>&1 && { sleep 1; ccs-convert -t pgcl "
+	    "\"$R\"/%s -o got 2>&1; echo rc=$? >&3; } | true; cmp want got "
+	    "&& ls -A",
+	    "tests/data/ghc/mj.prof", "tests/data/ghc/mj.prof");
+	cr_expect_str_eq(r.out, "rc=0\ngot\nwant\n", "%s", r.err);
+	run_free(&r);
+}
+
+/*
+ * Past the file size limit (ulimit -f) a write fails with EFBIG, said
+ * as any write error, with -o's temporary file removed; the tool used
+ * to die of SIGXFSZ without a word.
+ */
+Test(output, file_size_limit_is_a_write_error, .timeout = 120)
+{
+	struct run r;
+
+	run_in_temp(&r, "cd \"$T\" && (ulimit -f 8; ccs-gen -n 20000 -o big.dump; "
+	    "echo rc=$?; ccs-gen -n 20000 > big2.dump; echo rc=$?); ls -A");
+	cr_expect_str_eq(r.out, "rc=1\nrc=1\nbig2.dump\n", "%s", r.err);
+	cr_expect(strstr(r.err, "ccs-gen: big.dump: File too large\n") !=
+	    NULL, "%s", r.err);
+	cr_expect(strstr(r.err, "ccs-gen: <stdout>: File too large\n") !=
+	    NULL, "%s", r.err);
+	run_free(&r);
 }
 
 /* ---- output in blocks ---- */

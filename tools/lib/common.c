@@ -40,6 +40,11 @@ tool_init(const char *argv0, struct tool_common *c)
 	 */
 	signal(SIGPIPE, SIG_DFL);
 	/*
+	 * A file grown past the size limit (ulimit -f) is a write error,
+	 * EFBIG, reported as any other, not a death without a word.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
+	/*
 	 * Output to a pipe or a file in blocks of OUT_BUFSIZE, not stdio's
 	 * 4 KB: a report or a text profile of 8 MB was 2000 write(2)s, and
 	 * in a pipeline as many wake-ups of the reader.  A terminal keeps

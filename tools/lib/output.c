@@ -30,7 +30,7 @@ static char	file_buf[TOOL_OUT_BUFSIZE];
 static char			 out_tmp[PATH_MAX];
 static volatile sig_atomic_t	 out_tmp_live;
 /* The signals that remove it. */
-static const int		 out_sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGXFSZ };
+static const int		 out_sigs[] = { SIGHUP, SIGINT, SIGTERM };
 #define NSIGS	(sizeof(out_sigs) / sizeof(out_sigs[0]))
 /* The file the temporary one replaces: -o's, or the file its link names. */
 static char			 out_target[PATH_MAX];
@@ -176,6 +176,33 @@ out_tmp_open(const char *path, const struct stat *old)
 }
 
 /*
+ * A file that may be written but not replaced, in a directory we cannot
+ * write to: the temporary file goes in $TMPDIR, else /tmp, and is
+ * copied over the file when done, as for a file with other links.
+ * Returns NULL with errno set.
+ */
+static FILE *
+out_tmp_elsewhere(const struct stat *old)
+{
+	const char *dir = getenv("TMPDIR"), *slash = strrchr(out_target, '/');
+	char path[PATH_MAX];
+	FILE *f;
+	int n;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	n = snprintf(path, sizeof(path), "%s/%s", dir, slash != NULL ?
+	    slash + 1 : out_target);
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	if ((f = out_tmp_open(path, old)) != NULL)
+		out_in_place = 1;
+	return f;
+}
+
+/*
  * Whether path is a symbolic link to what standard output is open on, as
  * /dev/stdout, /dev/fd/1 and /proc/self/fd/1 are: opened anew, a file
  * appended to (>>) would be cut, and replaced it would lose the link.
@@ -237,7 +264,7 @@ tool_output_open(const struct tool_common *c, int binary)
 	const char *target;
 	struct stat st;
 	FILE *f;
-	int exists;
+	int exists, err;
 
 	if (c->outpath == NULL || names_stdout(c->outpath)) {
 		if (binary && !c->force && isatty(STDOUT_FILENO)) {
@@ -276,11 +303,23 @@ tool_output_open(const struct tool_common *c, int binary)
 			memcpy(out_target, target, strlen(target) + 1);
 		out_in_place = exists && st.st_nlink > 1;
 		f = out_tmp_open(out_target, exists ? &st : NULL);
+		if (f == NULL && exists && (errno == EACCES || errno == EPERM)) {
+			/* Failing that too, the first error is the one. */
+			err = errno;
+			if ((f = out_tmp_elsewhere(&st)) == NULL)
+				errno = err;
+		}
 	}
 	if (f == NULL) {
 		tool_warnx("%s: %s", c->outpath, strerror(errno));
 		return NULL;
 	}
+	/*
+	 * The output is a file: a closed pipe can only be stderr's, as in
+	 * "ccs-convert ... -o out 2>&1 | head -1".  Its warnings are lost
+	 * then, but not the output.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	setvbuf(f, file_buf, _IOFBF, sizeof(file_buf));
 	return tool_progress_wrap(c, f);
 }
