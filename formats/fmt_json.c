@@ -961,7 +961,9 @@ struct head_scan {
 
 /*
  * Scan d[sc->i, len): 1 with sc->i at the '[' of the top-level "nodes",
- * 0 when these bytes do not tell yet, -1 when "nodes" is no array.
+ * 0 when these bytes do not tell yet, -1 when "nodes" is no array, -2
+ * with sc->i at a byte that JSON cannot have outside a string: read on,
+ * or whole, garbage from a pipe or a device would never end.
  */
 static int
 head_scan(struct head_scan *sc, const char *d, size_t len)
@@ -992,6 +994,10 @@ head_scan(struct head_scan *sc, const char *d, size_t len)
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
 		    ((sc->after || sc->cc_after) && c == ':'))
 			continue;
+		/* Punctuation, numbers, true, false and null. */
+		if (c == '\0' || strchr("{}[]:,\"-+.0123456789eEtrufalsn", c) ==
+		    NULL)
+			return -2;
 		if (sc->after)
 			return c == '[' ? 1 : -1;
 		/* Not an object: read whole, where Jansson says what it is. */
@@ -1268,6 +1274,12 @@ read_streamed(struct pdb_input *in, struct pdb *db,
 			return 0;
 		found = head_scan(&sc, (const char *)in->buf + in->pos,
 		    (size_t)got);
+		if (found == -2) {
+			*whole = 0;
+			return pdb_seterr(db, PDB_EFORMAT, "%s: byte %" PRIu64
+			    ": not JSON: byte 0x%02x outside a string",
+			    in->name, base + sc.i, in->buf[in->pos + sc.i]);
+		}
 		if (found < 0 || (found == 0 && (size_t)got < want))
 			return 0;
 	}

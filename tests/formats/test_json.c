@@ -309,6 +309,31 @@ Test(json, big_file_from_a_pipe_in_bounded_memory)
 }
 
 /*
+ * What follows a head from a pipe or a device may never end: a byte that
+ * JSON cannot have outside a string stops the scan for the nodes there,
+ * where it used to read on, then read the whole input, in memory.
+ */
+Test(json, garbage_after_the_head_stops_at_its_byte, .timeout = 120)
+{
+	struct run r;
+
+#if defined(__SANITIZE_ADDRESS__)
+	cr_skip_test("address space limits do not mix with the sanitizers");
+#endif
+	run(&r, "(printf '{\"format\":\"ccstools-profile\",'; cat /dev/zero) | "
+	    "(ulimit -v 262144 && ccs-flat -)");
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "ccs-flat: <stdin>: byte 29: not JSON: byte "
+	    "0x00 outside a string\n");
+	run_free(&r);
+	run(&r, "ulimit -v 262144 && ccs-flat -f json /dev/zero");
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "ccs-flat: /dev/zero: byte 0: not JSON: byte "
+	    "0x00 outside a string\n");
+	run_free(&r);
+}
+
+/*
  * Names full of what the scan for the nodes must see through: quotes,
  * backslashes, brackets, the word "nodes", in a file big enough to be
  * read as it comes (and, with PDB_SMALL_BUFFERS, cut everywhere).
