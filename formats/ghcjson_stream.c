@@ -57,6 +57,9 @@
 #define CHUNK		((size_t)64 * 1024)
 #endif
 
+/* Levels a skipped value may nest: Jansson's JSON_PARSER_MAX_DEPTH. */
+#define SKIP_DEPTH_MAX	2048
+
 enum ctx {
 	C_TOP,		/* the top-level object */
 	C_ARGS,		/* an argument list: strings */
@@ -546,6 +549,8 @@ node_check(struct js *j, struct level *l, int atend)
 
 enum vtype { V_NULL, V_BOOL, V_INT, V_DOUBLE, V_STRING, V_MAP, V_ARRAY };
 
+static int	skip(struct js *, enum vtype);
+
 /* A value in the top object, under key j->key. */
 static int
 top_value(struct js *j, enum vtype t, long long iv, double dv,
@@ -570,7 +575,7 @@ top_value(struct js *j, enum vtype t, long long iv, double dv,
 		return node_start(j);
 	}
 	if (i < 0)
-		return t == V_MAP || t == V_ARRAY ? push(j, C_SKIP) : 1;
+		return skip(j, t);
 	if (t == V_NULL)
 		return 1;
 	switch (pdbi_ghcjson_metafields[i].type) {
@@ -637,7 +642,7 @@ cc_value(struct js *j, enum vtype t, long long iv, const unsigned char *s,
 		j->iscaf = t == V_BOOL && iv != 0;
 		return 1;
 	}
-	return t == V_MAP || t == V_ARRAY ? push(j, C_SKIP) : 1;
+	return skip(j, t);
 }
 
 /* A value in a profile node, under key j->key. */
@@ -667,7 +672,7 @@ node_value(struct js *j, struct level *l, enum vtype t, long long iv)
 		return push(j, C_KIDS);
 	}
 	if (k < 0)
-		return t == V_MAP || t == V_ARRAY ? push(j, C_SKIP) : 1;
+		return skip(j, t);
 	key = &nodekeys[k];
 	if (t != V_INT)
 		return node_error(j, l->nodeno, key->name, "is not an "
@@ -741,8 +746,7 @@ value(struct js *j, enum vtype t, long long iv, double dv,
 			    j->nodes + 1));
 		return node_start(j);
 	case C_SKIP:
-		/* A level each, for the keys of the objects within. */
-		return t == V_MAP || t == V_ARRAY ? push(j, C_SKIP) : 1;
+		return skip(j, t);
 	}
 	return 1;
 }
@@ -1049,6 +1053,31 @@ nul_error(struct js *j)
 {
 	return fail(j, text_error(j, yajl_get_bytes_consumed(j->h),
 	    "NUL character in a string"));
+}
+
+/*
+ * A value we do not need, of type t: an object or array opens a level,
+ * for the keys of the objects within.  Levels nested in it cost memory
+ * however little text they take ("[[[[..."): past Jansson's limit on
+ * depth the stream refuses them, as the reader of small files does.
+ */
+static int
+skip(struct js *j, enum vtype t)
+{
+	struct level *p = top(j);
+	size_t depth = p != NULL && p->ctx == C_SKIP ? p->n + 1 : 1;
+
+	if (t != V_MAP && t != V_ARRAY)
+		return 1;
+	/* The top object is one of Jansson's levels. */
+	if (depth >= SKIP_DEPTH_MAX)
+		return fail(j, text_error(j, yajl_get_bytes_consumed(j->h),
+		    t == V_MAP ? "maximum parsing depth reached near '{'" :
+		    "maximum parsing depth reached near '['"));
+	if (push(j, C_SKIP) == 0)
+		return 0;
+	top(j)->n = depth;
+	return 1;
 }
 
 /* The key just read was in its object already: as Jansson says it. */

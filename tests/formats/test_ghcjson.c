@@ -1043,6 +1043,48 @@ Test(ghcjson, nul_between_tokens_refused_by_both_readers)
 	    "\"alloc\": 2, \"ticks\": 3, \"children\": []}}", PDB_OK, NULL);
 }
 
+/*
+ * A value under a key the reader does not need, nested past Jansson's
+ * limit, is refused by both readers at the same bracket: the stream
+ * used to keep a level of 40 bytes for each, 400 MB for 10 MB of '['.
+ * Nested less, it is read past.
+ */
+Test(ghcjson, deep_skipped_values_refused_by_both_readers, .timeout = 120)
+{
+	static const char head[] = "{\"cost_centres\": [{\"id\": 1, "
+	    "\"label\": \"a\", \"module\": \"M\"}], \"profile\": {\"id\": 1, "
+	    "\"entries\": 1, \"alloc\": 2, \"ticks\": 3, \"children\": []}, "
+	    "\"x\": ";
+	size_t n, hl = sizeof(head) - 1, i, deep[] = { 2047, 2048, 100000 };
+	char *doc, msg[64];
+	struct run r;
+
+	for (i = 0; i < sizeof(deep) / sizeof(deep[0]); i++) {
+		n = deep[i];
+		cr_assert((doc = malloc(hl + 2 * n + 2)) != NULL);
+		memcpy(doc, head, hl);
+		memset(doc + hl, '[', n);
+		memset(doc + hl + n, ']', n);
+		memcpy(doc + hl + 2 * n, "}", 2);
+		snprintf(msg, sizeof(msg), ":1:%zu: maximum parsing depth "
+		    "reached near '['", hl + 2048);
+		read_both_n(doc, hl + 2 * n + 1, n < 2048 ? PDB_OK :
+		    PDB_EFORMAT, n < 2048 ? NULL : msg);
+		free(doc);
+	}
+	/* Ten megabytes of them, from a pipe, in little memory. */
+#if !defined(__SANITIZE_ADDRESS__)
+	run(&r, "(printf '{\"cost_centres\":[], \"x\":'; head -c 10000000 "
+	    "/dev/zero | tr '\\0' '[') | (ulimit -v 65536 && ccs-flat -)");
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "ccs-flat: <stdin>:1:2072: maximum parsing "
+	    "depth reached near '['\n");
+	run_free(&r);
+#else
+	(void)r;
+#endif
+}
+
 /* Every proper prefix of a good file fails cleanly. */
 Test(ghcjson, truncated_everywhere)
 {
