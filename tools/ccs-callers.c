@@ -427,7 +427,7 @@ main(int argc, char *argv[])
 	}
 	name = argv[0];
 	path = argc == 2 ? argv[1] : "-";
-	tool_input_guard(path);
+	tool_input_from(path, usage);
 	file = tool_input_name(path);
 
 	db = gather(&c, path, name, &g);

@@ -385,6 +385,43 @@ Test(ccs_flat, select_file)
 	run_free(&a);
 }
 
+/*
+ * A pattern file that never ends a line is stopped: at its first NUL, as
+ * /dev/zero is, or at 16 MiB of one line, in bounded memory, where the
+ * whole line used to be read first.  Patterns from standard input leave
+ * no profile to read there: a usage error, not "empty file".
+ */
+Test(ccs_flat, pattern_files_that_never_end_a_line, .timeout = 120)
+{
+	struct run r;
+
+	run(&r, "(ulimit -v 262144 && ccs-flat --select-file /dev/zero "
+	    FIG7 ")");
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "ccs-flat: /dev/zero:1: NUL byte in a "
+	    "pattern\n");
+	run_free(&r);
+	run(&r, "head -c 20000000 /dev/zero | tr '\\0' x | "
+	    "(ulimit -v 262144 && ccs-flat --deselect-file - " FIG7 ")");
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "ccs-flat: -:1: line too long\n");
+	run_free(&r);
+	/* A last line without a newline is a pattern all the same. */
+	run(&r, "printf 'Main_rev\\nMain_j' | ccs-flat --tsv --deselect-file - "
+	    FIG7 " | grep -c 'Main_rev\\|Main_j'");
+	cr_expect_str_eq(r.out, "0\n", "%s", r.err);
+	run_free(&r);
+	run(&r, "cat " FIG7 " | ccs-flat --select-file - -");
+	cr_expect_eq(r.status, 2);
+	cr_expect(strncmp(r.err, "ccs-flat: standard input cannot hold both "
+	    "a pattern file and the profile\nusage: ", 77) == 0, "%s",
+	    r.err);
+	run_free(&r);
+	run(&r, "cat " FIG7 " | ccs-callers --select-file - Main_j");
+	cr_expect_eq(r.status, 2, "%s", r.err);
+	run_free(&r);
+}
+
 /* ---- output ---- */
 
 /* Tabs, newlines, carriage returns and backslashes in names are escaped,
@@ -429,6 +466,12 @@ Test(ccs_flat, top_n)
 	    "ccs-flat: -n: 'abc': invalid number\n");
 	check_bad_arg("ccs-flat -n -1 " FIG7,
 	    "ccs-flat: -n: '-1': out of range (0 to 9223372036854775807)\n");
+	/* Past 64 bits is out of range too; a blank makes no number. */
+	check_bad_arg("ccs-flat -n 99999999999999999999 " FIG7,
+	    "ccs-flat: -n: '99999999999999999999': out of range (0 to "
+	    "9223372036854775807)\n");
+	check_bad_arg("ccs-flat -n ' 5' " FIG7,
+	    "ccs-flat: -n: ' 5': invalid number\n");
 }
 
 /* The readable table: metric and total, one row per cost centre. */

@@ -5,6 +5,7 @@
  * Helpers shared by the tools (common.h): the start, messages, the
  * options every tool has, the metric asked for, the input operand.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -28,6 +29,9 @@ warn_handler(void *arg, const char *msg)
 	tool_progress_clear();
 	fprintf(stderr, "%s: warning: %s\n", tool_progname, msg);
 }
+
+/* The longest line of a pattern file: far past any name. */
+#define PATTERN_LINE_MAX	((size_t)16 << 20)
 
 void
 tool_init(const char *argv0, struct tool_common *c)
@@ -162,16 +166,57 @@ tool_strtonum(const char *opt, const char *s, long long min, long long max)
 
 	errno = 0;
 	v = strtoll(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno == ERANGE) {
+	/* strtoll() skips leading blanks; a number here has none. */
+	if (*s == '\0' || *end != '\0' || isspace((unsigned char)*s)) {
 		tool_warnx("%s: '%s': invalid number", opt, s);
 		exit(TOOL_USAGE);
 	}
-	if (v < min || v > max) {
+	if (errno == ERANGE || v < min || v > max) {
 		tool_warnx("%s: '%s': out of range (%lld to %lld)", opt, s, min,
 		    max);
 		exit(TOOL_USAGE);
 	}
 	return v;
+}
+
+/* A pattern file read from standard input, which the profile then
+ * cannot be read from. */
+static int patterns_from_stdin;
+
+/*
+ * The next line of pattern file f into *line (its newline dropped), or
+ * -1 at the end.  A line is held whole, so a file with no newline, as
+ * /dev/zero, is stopped at a length no name needs, and a NUL byte,
+ * where a pattern would end and the rest go unseen, at once.
+ */
+static ssize_t
+pattern_line(FILE *f, const char *path, unsigned long lineno, char **line,
+    size_t *cap)
+{
+	size_t n = 0;
+	int ch;
+
+	while ((ch = getc(f)) != EOF && ch != '\n') {
+		if (ch == '\0') {
+			tool_warnx("%s:%lu: NUL byte in a pattern", path, lineno);
+			exit(TOOL_ERR);
+		}
+		if (n + 1 >= PATTERN_LINE_MAX) {
+			tool_warnx("%s:%lu: line too long", path, lineno);
+			exit(TOOL_ERR);
+		}
+		if (n + 1 >= *cap) {
+			*cap = *cap ? 2 * *cap : 256;
+			*line = xreallocarray(*line, *cap, 1);
+		}
+		(*line)[n++] = (char)ch;
+	}
+	if (ch == EOF && n == 0)
+		return -1;
+	if (*line == NULL)
+		*line = xreallocarray(NULL, *cap = 1, 1);
+	(*line)[n] = '\0';
+	return (ssize_t)n;
 }
 
 /* Add every pattern of file path (one per line, '#' comments). */
@@ -180,27 +225,21 @@ add_pattern_file(struct tool_common *c, int select, const char *path)
 {
 	char *line = NULL, *p, *e;
 	size_t cap = 0;
-	ssize_t n;
-	unsigned long lineno = 0;
+	unsigned long lineno = 1;
 	FILE *f;
 
+	if (strcmp(path, "-") == 0)
+		patterns_from_stdin = 1;
 	if ((f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r")) == NULL) {
 		tool_warnx("%s: %s", path, strerror(errno));
 		exit(TOOL_ERR);
 	}
-	while ((n = getline(&line, &cap, f)) != -1) {
-		lineno++;
-		/* A pattern would end at it, and the rest go unseen. */
-		if (memchr(line, '\0', (size_t)n) != NULL) {
-			tool_warnx("%s:%lu: NUL byte in a pattern", path,
-			    lineno);
-			exit(TOOL_ERR);
-		}
+	for (; pattern_line(f, path, lineno, &line, &cap) != -1; lineno++) {
 		for (p = line; *p == ' ' || *p == '\t'; p++)
 			;
 		e = p + strlen(p);
-		while (e > p && (e[-1] == '\n' || e[-1] == '\r' ||
-		    e[-1] == ' ' || e[-1] == '\t'))
+		while (e > p && (e[-1] == '\r' || e[-1] == ' ' ||
+		    e[-1] == '\t'))
 			*--e = '\0';
 		if (*p == '\0' || *p == '#')
 			continue;
@@ -214,6 +253,17 @@ add_pattern_file(struct tool_common *c, int select, const char *path)
 	free(line);
 	if (f != stdin)
 		fclose(f);
+}
+
+void
+tool_input_from(const char *path, const char *usage)
+{
+	if (patterns_from_stdin && strcmp(path, "-") == 0) {
+		tool_warnx("standard input cannot hold both a pattern file "
+		    "and the profile");
+		tool_usage(usage);
+	}
+	tool_input_guard(path);
 }
 
 static const struct pdb_format *
@@ -437,6 +487,6 @@ tool_one_input(int argc, char **argv, const char *usage)
 		tool_warnx("one input at most, not %d", argc);
 		tool_usage(usage);
 	}
-	tool_input_guard(argc == 1 ? argv[0] : "-");
+	tool_input_from(argc == 1 ? argv[0] : "-", usage);
 	return argc == 1 ? argv[0] : "-";
 }

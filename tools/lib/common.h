@@ -205,6 +205,9 @@ int	tool_metric_needed(const struct tool_common *, const struct pdb *,
 /* The single input operand: 0 or 1 operands, "-" meaning stdin.  Exits 2
  * with usage when there are more. */
 const char *tool_one_input(int argc, char **argv, const char *usage);
+/* The input is path: exits 2 with usage when it is stdin and a pattern
+ * file was read from there; then tool_input_guard(). */
+void	tool_input_from(const char *path, const char *usage);
 /* The input as messages name it: "<stdin>" for "-". */
 const char *tool_input_name(const char *path);
 
@@ -232,7 +235,7 @@ void	tool_output_signal_remove(void);
 /*
  * A file that shrinks while the library has it mapped raises SIGBUS
  * where it is read: say so, naming path, remove -o's temporary file and
- * exit 1, rather than die of the signal.  tool_one_input() calls it.
+ * exit 1, rather than die of the signal.  tool_input_from() calls it.
  */
 void	tool_input_guard(const char *path);
 
