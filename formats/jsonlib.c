@@ -256,6 +256,11 @@ pdb_json_load(const char *s, size_t len, size_t flags, json_error_t *err,
 		json_decref(doc);
 		return NULL;
 	}
+	/* Jansson names its flag ("without JSON_ALLOW_NUL"): say it as the
+	 * stream reader of big files does. */
+	if (doc == NULL && json_error_code(err) == json_error_null_character)
+		snprintf(err->text, sizeof(err->text),
+		    "NUL character in a string");
 	return doc;
 }
 
