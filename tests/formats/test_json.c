@@ -124,6 +124,9 @@ Test(json, bad_documents)
 	expect_error(HEAD "\"nodes\":[[0,0,1],[0,0,1]]}", "more than one root");
 	expect_error(HEAD "\"nodes\":[[0,0]]}", "expected [cc, children, 1 values]");
 	expect_error(HEAD "\"nodes\":[]}", "no nodes");
+	expect_error(HEAD_NOCC "\"cost_centres\":[{\"label\":\"a\\u0000b\","
+	    "\"module\":0,\"src\":\"\",\"id\":1}],\"nodes\":[[0,0,1]]}",
+	    ": NUL character in a string");
 	expect_error("{\"format\":\"ccstools-profile\",\"version\":1,\"metrics\":"
 	    "[{\"name\":\"t\",\"unit\":\"t\",\"kind\":\"speed\"}]}", "bad metric");
 }
