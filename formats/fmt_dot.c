@@ -405,23 +405,15 @@ hue2rgb(double p, double q, double t)
 	return p;
 }
 
-/* The linear light of an sRGB component c in [0, 1] (WCAG 2). */
-static double
-linear(double c)
-{
-	return c <= 0.03928 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
-}
-
 /*
  * The heat colour of fraction f as "#rrggbb": dark blue at 0, through
  * cyan, green and yellow, to red at 1 (gprof2dot's temperature scale).
- * dark scales the lightness, for borders and arc labels.  Returns the
- * colour's relative luminance, to choose a text colour that reads on it.
+ * dark scales the lightness, for borders and arc labels.
  */
-static double
+static void
 heat(double f, double dark, char buf[8])
 {
-	double h, s, l, q, p, r, g, b;
+	double h, s, l, q, p;
 
 	f = f < 0 ? 0 : f > 1 ? 1 : f;
 	h = 2.0 / 3 * (1 - f);
@@ -429,13 +421,11 @@ heat(double f, double dark, char buf[8])
 	l = (0.25 + 0.25 * f) * dark;
 	q = l < 0.5 ? l * (1 + s) : l + s - l * s;
 	p = 2 * l - q;
-	r = hue2rgb(p, q, h + 1.0 / 3);
-	g = hue2rgb(p, q, h);
-	b = hue2rgb(p, q, h - 1.0 / 3);
 	/* Each part is in [0, 1]: rounded by adding a half. */
-	snprintf(buf, 8, "#%02x%02x%02x", (unsigned)(255 * r + 0.5),
-	    (unsigned)(255 * g + 0.5), (unsigned)(255 * b + 0.5));
-	return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+	snprintf(buf, 8, "#%02x%02x%02x",
+	    (unsigned)(255 * hue2rgb(p, q, h + 1.0 / 3) + 0.5),
+	    (unsigned)(255 * hue2rgb(p, q, h) + 0.5),
+	    (unsigned)(255 * hue2rgb(p, q, h - 1.0 / 3) + 0.5));
 }
 
 /* ---- aggregation ---- */
@@ -1016,14 +1006,18 @@ static void
 style_node(Agnode_t *gn, double f, int hot)
 {
 	char fill[8], border[8], pw[16];
-	double lum = heat(f, 1.0, fill);
 
+	heat(f, 1.0, fill);
 	heat(f, 0.6, border);
 	snprintf(pw, sizeof(pw), "%.2f", 0.5 + 2.0 * f);
 	set(gn, "fillcolor", fill);
-	/* White on the dark ends of the scale, black on the light middle,
-	 * whichever contrasts more (from luminance 0.18 up, black). */
-	if (lum > 0.18)
+	/*
+	 * White or black, whichever contrasts more with the fill: black
+	 * where its WCAG luminance passes 0.18, which on this scale is
+	 * from f = 0.2233 up, the cyan to the red (worked out once, as
+	 * pow() would load libm into every tool).
+	 */
+	if (f > 0.2233)
 		set(gn, "fontcolor", "black");
 	set(gn, "color", border);
 	set(gn, "penwidth", pw);
