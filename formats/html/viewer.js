@@ -501,24 +501,40 @@
 		return r;
 	}
 	const labelBytes = [], fullBytes = [];
+	function splitPatterns(text) {
+		return text.match(/(?:\\[\s\S]|\S)+/g) || [];
+	}
+	/* Whether one of the RegExps pats matches cost centre c. */
+	function matchesCc(pats, c) {
+		if (labelBytes[c] === undefined) {
+			/* A name not UTF-8 comes with its bytes. */
+			const raw = D.ccs[c].length > 5;
+			const l = raw ? D.ccs[c][4] : bytesOf(ccLabel(c));
+			const m = raw ? D.ccs[c][5] : bytesOf(ccModule(c));
+			labelBytes[c] = l;
+			fullBytes[c] = m ? m + '.' + l : l;
+		}
+		const l = labelBytes[c], f = fullBytes[c];
+		return pats.some(function (r) { return r.test(l) || r.test(f); });
+	}
 	function matcher(text) {
-		const pats = (text.match(/(?:\\[\s\S]|\S)+/g) || []).map(function (p) {
+		const pats = splitPatterns(text).map(function (p) {
 			return globRegex(bytesOf(p));
 		});
 		if (!pats.length)
 			return null;
-		return function (c) {
-			if (labelBytes[c] === undefined) {
-				/* A name not UTF-8 comes with its bytes. */
-				const raw = D.ccs[c].length > 5;
-				const l = raw ? D.ccs[c][4] : bytesOf(ccLabel(c));
-				const m = raw ? D.ccs[c][5] : bytesOf(ccModule(c));
-				labelBytes[c] = l;
-				fullBytes[c] = m ? m + '.' + l : l;
-			}
-			const l = labelBytes[c], f = fullBytes[c];
-			return pats.some(function (r) { return r.test(l) || r.test(f); });
-		};
+		return function (c) { return matchesCc(pats, c); };
+	}
+	/* The patterns of text that match no cost centre of the profile:
+	 * a typo would otherwise change nothing silently (tool_unmatched()). */
+	function unmatched(text) {
+		return splitPatterns(text).filter(function (p) {
+			const r = [globRegex(bytesOf(p))];
+			for (let c = 0; c < NCC; c++)
+				if (matchesCc(r, c))
+					return false;
+			return true;
+		});
 	}
 
 	/* ---- state and pipeline ---- */
@@ -533,12 +549,12 @@
 	const S = {
 		/* The writer's choice: ccs2html -m, else the tools' default. */
 		metric: D.metric >= 0 && D.metric < D.metrics.length ? D.metric : 0,
-		selectPat: '', deselectPat: '', override: new Map(),
+		selectPat: '', deselectPat: '', override: new Map(), kept: new Map(),
 		min: 0, exclude: '', search: '',
 		tab: 'tree', sortCol: 'self', sortDesc: true, flatLimit: 300, flatStart: 0, flatFrom: 0,
-		tree: null, a: null, report: null, sel: null,
+		tree: null, a: null, report: null, sel: null, unmatched: [],
 		expanded: new Set(), limits: new Map(), hot: 0, arm: [], armSet: new Set(),
-		callersOf: -1, callersTree: null, callersA: null, error: '',
+		callersOf: -1, callersTree: null, callersA: null, callersStale: false, error: '',
 		callersExpanded: new Set(),
 		callersLimits: new Map(), searchFrom: 0, hit: -1, hitPath: new Set(), flameRoot: 0,
 		flameFocus: -1
@@ -599,6 +615,10 @@
 	 * changes. */
 	function compute() {
 		const sel = selection();
+		const none = [];
+		[['select', S.selectPat], ['de-select', S.deselectPat], ['exclude', S.exclude]].forEach(function (p) {
+			unmatched(p[1]).forEach(function (x) { none.push(p[0] + ' \u201c' + x + '\u201d'); });
+		});
 		let t = base, order = baseWalk.order, report = null;
 		if (sel.some(function (v, c) { return !v && baseSeen[c]; })) {
 			t = project(base, order, sel);
@@ -612,10 +632,10 @@
 			report = r.report;
 		}
 		const a = analyse(t);
-		const cs = callersView(t, a, S.callersOf);
 		const hot = hotStack(t, a.order, S.metric);
 		const arm = expensiveArm(t, a.inc, S.metric);
 		S.sel = sel;
+		S.unmatched = none;
 		S.report = report;
 		S.tree = t;
 		S.a = a;
@@ -630,7 +650,9 @@
 		S.flatStart = 0;
 		S.flameRoot = 0;
 		S.flameFocus = -1;
-		Object.assign(S, cs);
+		/* The callers take seconds on a million stacks: made again
+		 * only when their view is shown (freshCallers()). */
+		S.callersStale = S.callersOf >= 0;
 	}
 
 	/* The callers view of cost centre x in tree t (none for x < 0). */
@@ -644,7 +666,22 @@
 	function showCallers(x) {
 		try {
 			Object.assign(S, callersView(S.tree, S.a, x));
+			S.callersStale = false;
 			S.error = '';
+		} catch (e) {
+			S.error = failed(e);
+		}
+	}
+
+	/* The callers of the view now, before they are shown; those of
+	 * the view before, and a word why, if they cannot be made (asked
+	 * again the next time). */
+	function freshCallers() {
+		if (!S.callersStale)
+			return;
+		try {
+			Object.assign(S, callersView(S.tree, S.a, S.callersOf));
+			S.callersStale = false;
 		} catch (e) {
 			S.error = failed(e);
 		}
@@ -797,6 +834,7 @@
 	resetBtn.addEventListener('click', function () {
 		selectIn.value = deselectIn.value = excludeIn.value = minIn.value = '';
 		S.override.clear();
+		S.kept.clear();
 		apply();
 	});
 
@@ -821,20 +859,41 @@
 
 	/* ---- the stack tree ---- */
 
-	function treeHead() {
+	/*
+	 * The head of the stack tree's columns, or of the callers' (x's):
+	 * there a node is a calling context of x, and has one cost, as
+	 * ccs-callers prints it: that of x reached through it, whose share
+	 * of all of x's is the percentage.
+	 */
+	function treeHead(x) {
 		const h = el('div', 'row head');
-		h.append(el('span', '', 'cost centre'), el('span', 'num', 'self'),
-		    el('span', 'num', '%'), el('span', 'num', 'inherited'),
-		    el('span', 'num', '%'), el('span', '', ''));
+		if (x >= 0) {
+			const p = el('span', 'num', '% of callee');
+			p.title = 'share of all the cost of ' + ccName(x);
+			h.append(el('span', '', 'calling context'), el('span', 'num', 'inclusive'),
+			    p, el('span', '', ''));
+		} else
+			h.append(el('span', '', 'cost centre'), el('span', 'num', 'self'),
+			    el('span', 'num', '%'), el('span', 'num', 'inherited'),
+			    el('span', 'num', '%'), el('span', '', ''));
 		return h;
 	}
 
-	/* The row of node i of tree t (analysis a), depth levels down. */
-	function treeRow(t, a, i, depth, expanded, marks, redraw) {
+	/*
+	 * The indentation of a row depth levels down: a level is 14 px
+	 * down to INDENT levels, no more below, or a deep stack would push
+	 * its names out of their column; there the depth is written.
+	 */
+	const INDENT = 20;
+	function indent(depth) { return Math.min(depth, INDENT) * 14; }
+
+	/* The row of node i of tree t (analysis a), depth levels down: of
+	 * the callers' tree, with their columns, when callers is true. */
+	function treeRow(t, a, i, depth, expanded, callers, redraw) {
 		const row = el('div', 'row');
 		row.dataset.node = String(i);
 		const m = S.metric, tot = a.inc[m][0];
-		if (marks) {
+		if (!callers) {
 			if (i === S.hot)
 				row.classList.add('hot');
 			if (S.armSet.has(i))
@@ -843,7 +902,12 @@
 				row.classList.add('hit');
 		}
 		const name = el('span', 'name');
-		name.style.paddingLeft = (depth * 14) + 'px';
+		name.style.paddingLeft = indent(depth) + 'px';
+		if (depth > INDENT) {
+			const d = el('span', 'depth', '\u21b3' + depth);
+			d.title = 'level ' + depth + ' of the stack';
+			name.append(d);
+		}
 		const tg = el('span', 'toggle', t.first[i] < 0 ? '\u00b7' :
 		    expanded.has(i) ? '\u25be' : '\u25b8');
 		name.append(tg, labelEl('label', t.cc[i]));
@@ -859,8 +923,11 @@
 		const barbox = el('span', 'barbox'), bar = el('div', 'bar');
 		bar.style.width = Math.max(0, Math.min(100, tot ? 100 * a.inc[m][i] / tot : 0)) + '%';
 		barbox.append(bar);
-		row.append(name, self, el('span', 'num', pct(t.own[m][i], tot)), inh,
-		    el('span', 'num', pct(a.inc[m][i], tot)), barbox);
+		if (callers)
+			row.append(name, inh, el('span', 'num pct', pct(a.inc[m][i], tot)), barbox);
+		else
+			row.append(name, self, el('span', 'num', pct(t.own[m][i], tot)), inh,
+			    el('span', 'num', pct(a.inc[m][i], tot)), barbox);
 		if (t.first[i] >= 0) {
 			tg.setAttribute('aria-expanded', String(expanded.has(i)));
 			tg.title = 'expand or collapse (Enter)';
@@ -884,14 +951,14 @@
 	 * a recursive walk.  The children on the way to onway (a search
 	 * hit) are shown however far down the list they are.
 	 */
-	function treeRows(t, a, expanded, limits, marks, onway, redraw) {
+	function treeRows(t, a, expanded, limits, callers, onway, redraw) {
 		const rows = [], work = [[0, 0]];
 		const m = S.metric;
 		while (work.length) {
 			const w = work.pop();
 			if (w.length === 3) {
 				const more = el('div', 'more', '\u2026 ' + w[2] + ' more children');
-				more.style.paddingLeft = (w[1] * 14 + 18) + 'px';
+				more.style.paddingLeft = (indent(w[1]) + 18) + 'px';
 				activatable(more, function () {
 					limits.set(w[0], (limits.get(w[0]) || 200) + 200);
 					redraw();
@@ -900,7 +967,7 @@
 				continue;
 			}
 			const i = w[0], depth = w[1];
-			rows.push(treeRow(t, a, i, depth, expanded, marks, redraw));
+			rows.push(treeRow(t, a, i, depth, expanded, callers, redraw));
 			if (!expanded.has(i) || t.first[i] < 0)
 				continue;
 			const cs = [];
@@ -923,8 +990,8 @@
 		const v = views.tree;
 		v.textContent = '';
 		const tr = el('div', 'tree');
-		tr.append(treeHead());
-		treeRows(S.tree, S.a, S.expanded, S.limits, true, S.hitPath,
+		tr.append(treeHead(-1));
+		treeRows(S.tree, S.a, S.expanded, S.limits, false, S.hitPath,
 		    renderTree).forEach(function (r) { tr.appendChild(r); });
 		v.append(tr);
 	}
@@ -973,8 +1040,9 @@
 
 	function findNext() {
 		const q = searchIn.value.toLowerCase();
+		/* A new query starts from the top, not from the last hit. */
 		if (q !== S.search)
-			S.flatFrom = 0;
+			S.flatFrom = S.searchFrom = 0;
 		S.search = q;
 		if (!q) {
 			S.hit = -1;
@@ -1050,15 +1118,22 @@
 			rows.push(c);
 		}
 		const key = S.sortCol, dir = S.sortDesc ? -1 : 1;
+		/* A row de-selected by its checkbox sorts by the values it
+		 * had, so that it stays where it was, to be checked again;
+		 * others de-selected go last. */
+		function off(c, k, mm) {
+			const v = S.kept.get(c);
+			return v ? v[k][mm] : -Infinity;
+		}
 		function val(c) {
 			switch (key) {
 			case 'sel': return S.sel[c];
 			case 'name': return ccLabel(c);
 			case 'module': return ccModule(c);
 			case 'src': return ccSrc(c);
-			case 'self': case 'selfpct': return S.sel[c] ? a.self[m][c] : -Infinity;
-			case 'inh': case 'inhpct': return S.sel[c] ? a.inh[m][c] : -Infinity;
-			case 'entries': return S.sel[c] ? a.self[entriesMetric][c] : -Infinity;
+			case 'self': case 'selfpct': return S.sel[c] ? a.self[m][c] : off(c, 'self', m);
+			case 'inh': case 'inhpct': return S.sel[c] ? a.inh[m][c] : off(c, 'inh', m);
+			case 'entries': return S.sel[c] ? a.self[entriesMetric][c] : off(c, 'self', entriesMetric);
 			}
 			return 0;
 		}
@@ -1126,8 +1201,22 @@
 			box.title = 'select or de-select this cost centre';
 			box.addEventListener('change', function () {
 				S.override.set(c, box.checked);
+				if (box.checked)
+					S.kept.delete(c);
+				else
+					S.kept.set(c, { self: a.self.map(function (x) { return x[c]; }),
+					    inh: a.inh.map(function (x) { return x[c]; }) });
 				recompute();
-				refocus('#view-flat tr[data-cc="' + c + '"] input');
+				/* Its row drawn, wherever it now sorts. */
+				const mine = '#view-flat tr[data-cc="' + c + '"] input';
+				if (S.tab === 'flat' && !document.querySelector(mine)) {
+					const all = flatRows(), j = all.indexOf(c);
+					if (j >= 0) {
+						S.flatStart = Math.max(0, j - 100);
+						render(all);
+					}
+				}
+				refocus(mine);
 			});
 			const td0 = el('td', 'l');
 			td0.append(box);
@@ -1226,9 +1315,9 @@
 		v.append(el('p', 'note', 'Callers of ' + ccName(S.callersOf) + ': ' +
 		    fmt(a.inc[S.metric][0]) + ' ' + D.metrics[S.metric].unit + ' in ' +
 		    contexts + (contexts === 1 ? ' calling context.' : ' calling contexts.')));
-		const tr = el('div', 'tree');
-		tr.append(treeHead());
-		treeRows(t, a, S.callersExpanded, S.callersLimits, false, new Set(),
+		const tr = el('div', 'tree callers');
+		tr.append(treeHead(S.callersOf));
+		treeRows(t, a, S.callersExpanded, S.callersLimits, true, new Set(),
 		    renderCallers).forEach(function (r) { tr.appendChild(r); });
 		v.append(tr);
 	}
@@ -1251,6 +1340,8 @@
 	function renderFlame() {
 		const v = views.flame, t = S.tree, a = S.a, m = S.metric;
 		v.textContent = '';
+		/* It would name a frame no longer under the pointer. */
+		tip.style.display = 'none';
 		v.append(el('p', 'note', 'Width is inclusive ' + D.metrics[m].name +
 		    '. Click a frame to zoom in, the top frame to zoom out; or, on the graph, ' +
 		    'move between frames with the arrow keys, Enter to zoom in, Escape to zoom out.'));
@@ -1283,6 +1374,16 @@
 			v.firstChild.textContent += ' Negative costs are left out.';
 		}
 		const root = S.flameRoot, rootInc = Math.max(inc[root], 0);
+		/* No width to draw: a blank graph would say nothing. */
+		if (!(rootInc > 0)) {
+			v.textContent = '';
+			const p = el('p', 'note', 'Nothing to draw: no stack in this view has any ' +
+			    D.metrics[m].name + ' above zero.');
+			p.id = 'flame-empty';
+			v.append(p);
+			flameRects = [];
+			return;
+		}
 		const dpr = window.devicePixelRatio || 1;
 		const maxRows = Math.max(1, Math.floor(CANVAS_MAX / (ROW * dpr)));
 		let cut = 0;
@@ -1364,10 +1465,15 @@
 			}
 			tip.textContent = frameText(n);
 			tip.style.display = 'block';
-			/* Inside the window, however near its right edge. */
+			/* Inside the window, however near its edges: above
+			 * the pointer when there is no room below it. */
+			const de = document.documentElement;
 			tip.style.left = Math.max(0, Math.min(ev.clientX + 12,
-			    document.documentElement.clientWidth - tip.offsetWidth - 4)) + 'px';
-			tip.style.top = (ev.clientY + 12) + 'px';
+			    de.clientWidth - tip.offsetWidth - 4)) + 'px';
+			let y = ev.clientY + 12;
+			if (y + tip.offsetHeight + 4 > de.clientHeight)
+				y = ev.clientY - 12 - tip.offsetHeight;
+			tip.style.top = Math.max(0, Math.min(y, de.clientHeight - tip.offsetHeight - 4)) + 'px';
 		});
 		canvas.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
 		canvas.addEventListener('click', function (ev) {
@@ -1412,7 +1518,20 @@
 			S.flameFocus = f;
 			renderFlame();
 			refocus('#view-flame canvas');
+			seeFrame(f);
 		});
+	}
+
+	/* Frame n of the flame graph scrolled into the window, when it is
+	 * out of it, as the arrow keys reach it. */
+	function seeFrame(n) {
+		const c = views.flame.querySelector('canvas');
+		const r = flameRects.find(function (x) { return x.n === n; });
+		if (!c || !r)
+			return;
+		const top = c.getBoundingClientRect().top + r.y, h = window.innerHeight;
+		if (top < 0 || top + ROW > h)
+			window.scrollBy(0, top - h / 2);
 	}
 
 	/* A frame of the flame graph in words: name, inclusive, share, self. */
@@ -1427,6 +1546,8 @@
 	/* rows: the flat table's, when the caller has them (flatRows()). */
 	function render(rows) {
 		const m = S.metric, t = S.tree, tot = total();
+		if (S.tab === 'callers')
+			freshCallers();
 		Array.prototype.forEach.call(tabs.children, function (b) {
 			b.classList.toggle('active', b.id === 'tab-' + S.tab);
 		});
@@ -1453,7 +1574,10 @@
 			if (baseSeen[c] && !S.sel[c])
 				off.push(c);
 		if (off.length)
-			text += ' \u00b7 ' + off.length + ' cost centres de-selected';
+			text += ' \u00b7 ' + off.length + (off.length === 1 ? ' cost centre' :
+			    ' cost centres') + ' de-selected';
+		if (S.unmatched.length)
+			text += ' \u00b7 no cost centre matches ' + S.unmatched.join(', ');
 		/* In the words of ccs-prune -v. */
 		if (S.report)
 			text += ' \u00b7 ' + S.report.stacks + (S.report.stacks === 1 ? ' subtree' : ' subtrees') +

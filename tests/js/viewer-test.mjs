@@ -663,6 +663,156 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.close();
 }
 
+// ---- what a tester found ----
+{
+	// A new query searches from the top, not on from the last hit.
+	const page = await open(`${scratch}/mj.html`);
+	await page.fill('#search', 'rev');
+	await page.press('#search', 'Enter');
+	const first = await page.$eval('.row.hit', (r) => r.dataset.node).catch(() => null);
+	await page.fill('#search', 'CAF');
+	await page.press('#search', 'Enter');
+	const hit = await page.$eval('.row.hit', (r) => r.dataset.node + ' ' +
+	    r.querySelector('.name').title).catch(() => null);
+	check(first === '6' && hit === '1 Main.CAF', `a new search starts at the top: rev at ${first}, then CAF at ${hit}`);
+	await page.close();
+}
+{
+	// A row de-selected with its checkbox stays, to be checked again,
+	// with the focus on its checkbox: here it is the first of 502.
+	const page = await open(`${scratch}/wide.html`);
+	await page.click('#tab-flat');
+	await page.focus('tr[data-name="f000"] input');
+	await page.keyboard.press('Space');
+	const row = await page.$('tr[data-name="f000"]');
+	const off = row ? await row.evaluate((r) => r.classList.contains('off')) : false;
+	const focused = await page.evaluate(() => document.activeElement.closest('tr')?.dataset.name);
+	check(off && focused === 'f000', `a de-selected row stays, focused: drawn ${!!row}, off ${off}, focus on ${focused}`);
+	if (focused === 'f000')
+		await page.keyboard.press('Space');
+	check(await page.$eval('tr[data-name="f000"]', (r) => !r.classList.contains('off')).catch(() => false) &&
+	    await page.evaluate(() => document.activeElement.closest('tr')?.dataset.name) === 'f000',
+	    'and is checked again from the keyboard');
+	await page.close();
+}
+{
+	// The callers are made again only when they are shown: changing
+	// the metric with them open makes no more of the 64-node trees
+	// callers() starts with than it makes with them never opened.
+	const page = await open(`${scratch}/mj.html`);
+	await page.evaluate(() => {
+		const Real = Int32Array;
+		window.small = 0;
+		globalThis.Int32Array = new Proxy(Real, {
+			construct(target, args) {
+				if (args[0] === 64)
+					window.small++;
+				return new Real(...args);
+			},
+		});
+	});
+	const count = async (f) => {
+		await page.evaluate(() => { window.small = 0; });
+		await f();
+		return page.evaluate(() => window.small);
+	};
+	const metric = () => count(async () => {
+		await page.selectOption('#metric', { label: 'alloc (bytes)' });
+		await page.selectOption('#metric', { label: 'ticks (ticks)' });
+	});
+	const before = await metric();
+	await page.click('#tab-flat');
+	await page.click('tr[data-name="Main.rev"] .link');
+	await page.click('#tab-flat');
+	const after = await metric();
+	const shown = await count(() => page.click('#tab-callers'));
+	check(after === before && shown > 0 && /Callers of Main\.rev: 47 ticks/.test(await page.textContent('#view-callers')),
+	    `callers made when shown, not on every change: ${before}, ${after} with them open, ${shown} when shown`);
+	await page.fill('#deselect', 'j');
+	await page.click('#apply');
+	check(/Callers of Main\.rev: 47 ticks in 4 calling contexts/.test(await page.textContent('#view-callers')),
+	    `callers made again for a new view: ${await page.textContent('#view-callers .note')}`);
+	await page.close();
+}
+{
+	// Names thousands of levels down show: the indentation stops and
+	// the depth is written.
+	const page = await open(`${scratch}/deep.html`);
+	await page.click('#expand-hot');
+	const [left, right, depth] = await page.$eval('.row.hot', (r) => {
+		const l = r.querySelector('.label').getBoundingClientRect();
+		const n = r.querySelector('.name').getBoundingClientRect();
+		return [l.left, n.right, r.querySelector('.depth')?.textContent];
+	}).catch(() => [0, 0, null]);
+	check(left > 0 && left + 20 < right && /3000/.test(depth || ''),
+	    `the deepest name shows: at ${left} of ${right} px, depth ${depth}`);
+	await page.close();
+}
+{
+	// The flame graph's tooltip stays in the window at its bottom
+	// edge; a click that zooms leaves no tooltip of the old frame;
+	// a frame reached with the keys is scrolled to.
+	// 200 levels: 3600 px of graph, cheap to draw again at each key.
+	writeFileSync(`${scratch}/deep200.folded`, Array.from({ length: 200 }, (_, i) => `f${i}`).join(';') + ' 10\n');
+	html(`${scratch}/deep200.folded`, `${scratch}/deep200.html`);
+	let page = await open(`${scratch}/deep200.html`);
+	await page.click('#tab-flame');
+	await page.mouse.move(200, 890);
+	const tip = () => page.$eval('.tip', (t) => [getComputedStyle(t).display, t.textContent,
+	    t.getBoundingClientRect().bottom]);
+	const [shown, text, bottom] = await tip();
+	check(shown === 'block' && bottom <= 900, `the tooltip stays above the window's bottom (${shown}, bottom ${bottom})`);
+	await page.mouse.click(200, 890);
+	const [shown2, text2] = await tip();
+	check(shown2 === 'none' || text2 !== text, `after a zoom the tooltip is not the old frame's (${shown2}: ${text2.slice(0, 30)})`);
+	await page.close();
+	page = await open(`${scratch}/deep200.html`);
+	await page.click('#tab-flame');
+	await page.focus('#view-flame canvas');
+	for (let i = 0; i < 80; i++)
+		await page.keyboard.press('ArrowDown');
+	const said = await page.textContent('#flame-focus');
+	const y = await page.$eval('#view-flame canvas', (c) => c.getBoundingClientRect().top + 80 * 18);
+	check(/^f79:/.test(said) && y >= 0 && y + 18 <= 900, `a frame reached with the keys is in the window: ${said.slice(0, 12)} at ${y}`);
+	await page.close();
+}
+{
+	// The callers' columns say what they are: one inclusive cost, a
+	// share of the callee's, no self cost (MAIN's own is 0).
+	const page = await open(`${scratch}/mj.html`);
+	await page.click('#tab-flat');
+	await page.click('tr[data-name="Main.rev"] .link');
+	const heads = await page.$$eval('#view-callers .row.head span', (h) => h.map((e) => e.textContent));
+	const selfs = await page.$$eval('#view-callers .row .self', (x) => x.length);
+	check(!heads.includes('self') && heads.includes('inclusive') && heads.includes('% of callee') && selfs === 0,
+	    `callers' columns: ${heads.join(' | ')} (${selfs} self cells)`);
+	await page.close();
+}
+{
+	// A profile of no cost says so on the flame graph.
+	writeFileSync(`${scratch}/zero.folded`, 'a;b 0\na 0\n');
+	const page = await open(html(`${scratch}/zero.folded`, `${scratch}/zero.html`));
+	await page.click('#tab-flame');
+	const said = await page.textContent('#view-flame');
+	check(/Nothing to draw/.test(said), `an all-zero flame graph says so: ${said}`);
+	check(page.errors.length === 0, `all-zero: no script errors ${page.errors.join('; ')}`);
+	await page.close();
+}
+{
+	// Patterns that match no cost centre are named, as the tools warn.
+	const page = await open(`${scratch}/mj.html`);
+	await page.fill('#deselect', 'Rev rev');
+	await page.fill('#exclude', 'nosuch*');
+	await page.click('#apply');
+	const st = await page.textContent('#status');
+	check(/no cost centre matches de-select \u201cRev\u201d, exclude \u201cnosuch\*\u201d/.test(st) && !/\u201crev\u201d/.test(st),
+	    `unmatched patterns named: ${st}`);
+	check(/ 1 cost centre de-selected/.test(st), `one cost centre said as one: ${st}`);
+	await page.click('#reset');
+	check(!/no cost centre matches/.test(await page.textContent('#status')), 'and no more once they are gone');
+	await page.close();
+}
+
 await browser.close();
 console.log(failures ? `${failures} failed` : 'all passed');
 process.exit(failures ? 1 : 0);
