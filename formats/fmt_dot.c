@@ -1275,6 +1275,12 @@ join_floating(struct dot *d, Agraph_t *g, Agnode_t *const *gnode,
 	size_t k;
 	int rc = -1;
 
+	d->residual = 0;
+	for (cc = 0; cc < d->ncc && (gnode[cc] == NULL ||
+	    bestin[cc] != NOARC); cc++)
+		;
+	if (cc == d->ncc)
+		return 0;	/* none floats: no arcs to sort */
 	if ((in = malloc((d->narcs + 1) * sizeof(*in))) == NULL ||
 	    (start = calloc((size_t)d->ncc + 2, sizeof(*start))) == NULL ||
 	    (via = malloc(((size_t)d->ncc + 1) * sizeof(*via))) == NULL ||
@@ -1296,7 +1302,6 @@ join_floating(struct dot *d, Agraph_t *g, Agnode_t *const *gnode,
 		start[in[k].to + 1]++;
 	for (cc = 0; cc < d->ncc; cc++)
 		start[cc + 1] += start[cc];
-	d->residual = 0;
 	for (cc = 0; cc < d->ncc; cc++) {
 		if (gnode[cc] == NULL || bestin[cc] != NOARC ||
 		    start[cc] == start[cc + 1])
