@@ -618,19 +618,15 @@ Test(dot, count_metric)
 
 #define RCC	7	/* cost centres f0..f5 and the root, r */
 
-/*
- * A random tree of nn nodes over RCC cost centres, built without
- * compression, so that a stack can repeat a cost centre and even an arc
- * (f1;f2;f1;f2).
- */
+/* A profile of ticks over the RCC cost centres, with the root r alone,
+ * and rand() seeded. */
 static struct pdb *
-random_profile(unsigned seed, uint32_t nn)
+rcc_root(unsigned seed)
 {
 	struct pdb *db = pdb_new();
-	uint32_t mod, cc, n, i, p;
+	uint32_t mod, cc, n, i;
 	unsigned m;
 	char name[8];
-	int64_t v;
 
 	srand(seed);
 	cr_assert(db != NULL);
@@ -641,6 +637,21 @@ random_profile(unsigned seed, uint32_t nn)
 		cr_assert_eq(pdb_cc_add(db, name, mod, "", 0, -1, &cc), 0);
 	}
 	cr_assert_eq(pdb_root_new(db, RCC - 1, &n), 0);
+	return db;
+}
+
+/*
+ * A random tree of nn nodes over RCC cost centres, built without
+ * compression, so that a stack can repeat a cost centre and even an arc
+ * (f1;f2;f1;f2).
+ */
+static struct pdb *
+random_profile(unsigned seed, uint32_t nn)
+{
+	struct pdb *db = rcc_root(seed);
+	uint32_t n, i, p;
+	int64_t v;
+
 	for (i = 1; i < nn; i++) {
 		p = rand() % 3 ? i - 1 - (uint32_t)rand() % (i < 4 ? i : 4) :
 		    (uint32_t)rand() % i;
@@ -1103,21 +1114,10 @@ has_caller(Agraph_t *g, Agnode_t *n)
 static struct pdb *
 layered_profile(unsigned seed, uint32_t nn)
 {
-	struct pdb *db = pdb_new();
-	uint32_t mod, cc, n, i, p, pcc;
-	unsigned m;
-	char name[8];
+	struct pdb *db = rcc_root(seed);
+	uint32_t cc, n, i, p, pcc;
 	int64_t v;
 
-	srand(seed);
-	cr_assert(db != NULL);
-	cr_assert_eq(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &m), 0);
-	cr_assert_eq(pdb_module_add(db, "", &mod), 0);
-	for (i = 0; i < RCC; i++) {
-		snprintf(name, sizeof(name), i == RCC - 1 ? "r" : "f%u", i);
-		cr_assert_eq(pdb_cc_add(db, name, mod, "", 0, -1, &cc), 0);
-	}
-	cr_assert_eq(pdb_root_new(db, RCC - 1, &n), 0);
 	for (i = 1; i < nn; i++) {
 		p = rand() % 4 ? i - 1 : (uint32_t)rand() % i;
 		pcc = pdb_node_cc(db, p);
