@@ -1039,14 +1039,18 @@
 	}
 
 	function findNext() {
-		const q = searchIn.value.toLowerCase();
+		const q = searchIn.value.toLowerCase(), fresh = q !== S.search;
 		/* A new query starts from the top, not from the last hit. */
-		if (q !== S.search)
+		if (fresh)
 			S.flatFrom = S.searchFrom = 0;
 		S.search = q;
 		if (!q) {
 			S.hit = -1;
 			render();
+			return;
+		}
+		if (S.tab === 'flame') {
+			findNextFrame(q, fresh);
 			return;
 		}
 		if (S.tab === 'flat') {
@@ -1073,6 +1077,32 @@
 		S.hit = -1;
 		render();
 		status.textContent = notFound(q);
+	}
+
+	/*
+	 * On the flame graph, every frame that matches drawn in colour, the
+	 * others in grey, and how many said; the keys' focus moved to the
+	 * next drawn frame that matches, the graph staying shown.
+	 */
+	function findNextFrame(q, fresh) {
+		if (fresh || !F || !F.found)
+			renderFlame();
+		if (!F)
+			return;
+		if (!F.found.count) {
+			status.textContent = notFound(q);
+			return;
+		}
+		const t = S.tree, order = S.a.order;
+		for (let k = 0; k < t.n; k++) {
+			const j = (S.searchFrom + k) % t.n, i = order[j];
+			if (F.found.match[t.cc[i]] && F.drawn.has(i)) {
+				S.searchFrom = j + 1;
+				moveFlameFocus(i);
+				seeFrame(i);
+				return;
+			}
+		}
 	}
 
 	/* What a search found nothing of is: a name of the profile not in
@@ -1150,7 +1180,7 @@
 		const v = views.flat, a = S.a, m = S.metric, tot = total();
 		v.textContent = '';
 		const rows = known || flatRows();
-		const table = el('table', 'flat');
+		const table = el('table', anyCollides ? 'flat src' : 'flat');
 		const thead = el('thead'), hr = el('tr');
 		columns.forEach(function (col) {
 			const th = el('th', (col.left ? 'l ' : '') + (S.sortCol === col.key ? 'sorted' : ''),
@@ -1231,9 +1261,9 @@
 				});
 			}
 			name.append(link);
-			tr.append(td0, name, el('td', 'l', ccModule(c)));
+			tr.append(td0, name, el('td', 'l module', ccModule(c)));
 			if (anyCollides)
-				tr.append(el('td', 'l', ccSrc(c)));
+				tr.append(el('td', 'l src', ccSrc(c)));
 			const cells = S.sel[c] ? [a.self[m][c], pct(a.self[m][c], tot), a.inh[m][c],
 			    pct(a.inh[m][c], tot)] : ['\u2013', '', '\u2013', ''];
 			['self', 'selfpct', 'inh', 'inhpct'].forEach(function (k2, j) {
@@ -1328,7 +1358,12 @@
 	/* Browsers draw no canvas taller than this many device pixels
 	 * (Chromium 65535, Firefox 32767): deeper frames are left out. */
 	const CANVAS_MAX = 32767;
-	let flameRects = [];
+	/*
+	 * The graph as last laid out: its canvas, the frames drawn (rects,
+	 * by node in drawn, by level in rows) and the colours; the arrow
+	 * keys repaint two frames of it, not all of it (moveFlameFocus()).
+	 */
+	let F = null;
 	function colour(c) {
 		let h = 0;
 		const s = ccFull(c);
@@ -1337,27 +1372,117 @@
 		const x = Math.abs(h);
 		return 'hsl(' + (10 + x % 40) + ',' + (70 + x % 25) + '%,' + (55 + (x >> 8) % 15) + '%)';
 	}
+	/* The canvas's colours, from the style sheet: light or dark. */
+	function flamePalette() {
+		const s = getComputedStyle(document.documentElement);
+		const v = function (k, d) { return s.getPropertyValue(k).trim() || d; };
+		return { fg: v('--flame-fg', '#1d2433'), arm: v('--flame-arm', '#c2410c'),
+		    armFg: v('--flame-arm-fg', '#fff'), focus: v('--flame-focus', '#1d2433'),
+		    dim: v('--flame-dim', '#e4e7ec'), dimFg: v('--flame-dim-fg', '#4b5563') };
+	}
+	/*
+	 * Which cost centres the search text q names (their full name
+	 * contains it, as Find next has it), and on how many stacks of
+	 * tree t: null for no search.
+	 */
+	function searchMatches(t, q) {
+		if (!q)
+			return null;
+		const match = new Uint8Array(NCC);
+		for (let c = 0; c < NCC; c++)
+			match[c] = ccFull(c).toLowerCase().indexOf(q) >= 0 ? 1 : 0;
+		let count = 0;
+		for (let i = 0; i < t.n; i++)
+			count += match[t.cc[i]];
+		return { match: match, count: count };
+	}
+	/* Frame r, the keyboard's focus ring on it when focused; in grey
+	 * when a search is on that it does not match. */
+	function paintFrame(r, focused) {
+		const g = F.g, P = F.pal, c = S.tree.cc[r.n];
+		const dim = F.found && !F.found.match[c], arm = !dim && S.armSet.has(r.n);
+		g.fillStyle = dim ? P.dim : arm ? P.arm : colour(c);
+		g.fillRect(r.x, r.y, Math.max(r.w - 1, 0.5), ROW - 1);
+		if (r.w > 30) {
+			g.fillStyle = dim ? P.dimFg : arm ? P.armFg : P.fg;
+			g.save();
+			g.beginPath();
+			g.rect(r.x, r.y, r.w - 2, ROW);
+			g.clip();
+			g.fillText(ccLabel(c) || '(empty label)', r.x + 3, r.y + ROW / 2);
+			g.restore();
+		}
+		if (focused) {
+			g.strokeStyle = P.focus;
+			g.lineWidth = 2;
+			g.strokeRect(r.x + 1, r.y + 1, Math.max(r.w - 3, 1), ROW - 3);
+		}
+	}
+	/* The frame under the keys: the one last moved to, else the root. */
+	function flameFocus() {
+		return F.drawn.has(S.flameFocus) ? S.flameFocus : F.root;
+	}
+	/*
+	 * Frame n painted again, as a full drawing paints it: its place
+	 * cleared (with a pixel more each side, where a focus ring reaches
+	 * past a narrow frame) and the frames of its level there drawn.
+	 */
+	function repaintFrame(n) {
+		const r = F.drawn.get(n), g = F.g, focus = flameFocus();
+		const x0 = Math.floor(r.x) - 1, x1 = Math.ceil(r.x + Math.max(r.w, 4)) + 1;
+		g.save();
+		g.beginPath();
+		g.rect(x0, r.y, x1 - x0, ROW);
+		g.clip();
+		g.clearRect(x0, r.y, x1 - x0, ROW);
+		F.rows[r.y / ROW].forEach(function (q) {
+			if (q.x < x1 && q.x + q.w > x0)
+				paintFrame(q, q.n === focus);
+		});
+		g.restore();
+	}
+	/* The keys' focus moved to frame f: the old frame and the new one
+	 * painted again, and f said below the graph; no new layout. */
+	function moveFlameFocus(f) {
+		const old = flameFocus();
+		S.flameFocus = f;
+		if (old !== f) {
+			repaintFrame(old);
+			repaintFrame(f);
+		}
+		F.said.textContent = frameText(f);
+	}
 	function renderFlame() {
 		const v = views.flame, t = S.tree, a = S.a, m = S.metric;
+		/* For the tests: how many times the graph was laid out. */
+		v.dataset.layouts = String(Number(v.dataset.layouts || 0) + 1);
 		v.textContent = '';
+		F = null;
 		/* It would name a frame no longer under the pointer. */
 		tip.style.display = 'none';
 		v.append(el('p', 'note', 'Width is inclusive ' + D.metrics[m].name +
 		    '. Click a frame to zoom in, the top frame to zoom out; or, on the graph, ' +
 		    'move between frames with the arrow keys, Enter to zoom in, Escape to zoom out.'));
+		const found = searchMatches(t, S.search);
+		if (found) {
+			const p = el('p', 'note', found.count + (found.count === 1 ? ' matching frame' :
+			    ' matching frames') + ' for \u201c' + S.search + '\u201d, drawn in colour, the others in grey.');
+			p.id = 'flame-matches';
+			v.append(p);
+		}
 		const box = el('div', 'flame'), canvas = el('canvas');
 		canvas.tabIndex = 0;
 		canvas.setAttribute('role', 'img');
 		canvas.setAttribute('aria-label', 'flame graph: arrow keys move between frames');
 		box.append(canvas);
 		v.append(box);
-		/* The frame the keys are on, said in words below the graph. */
+		/* The frame the keys are on, said below the graph. */
 		const said = el('p', 'note');
 		said.id = 'flame-focus';
 		said.setAttribute('aria-live', 'polite');
 		v.append(said);
 		const W = Math.max(300, v.clientWidth || 1000);
-		const rects = [];
+		const rects = [], rows = [];
 		let maxDepth = 0;
 		/*
 		 * Widths: inclusive cost, or, where some costs are negative
@@ -1381,7 +1506,6 @@
 			    D.metrics[m].name + ' above zero.');
 			p.id = 'flame-empty';
 			v.append(p);
-			flameRects = [];
 			return;
 		}
 		const dpr = window.devicePixelRatio || 1;
@@ -1397,9 +1521,11 @@
 				cut = Math.max(cut, e[2]);
 				continue;
 			}
-			rects.push({ n: n, x: e[1], y: e[2] * ROW, w: w });
+			const r = { n: n, x: e[1], y: e[2] * ROW, w: w };
+			rects.push(r);
 			if (e[2] > maxDepth)
 				maxDepth = e[2];
+			(rows[e[2]] || (rows[e[2]] = [])).push(r);
 			let x = e[1];
 			for (let c = t.first[n]; c >= 0; c = t.next[c]) {
 				const cw = rootInc ? W * Math.max(inc[c], 0) / rootInc : 0;
@@ -1418,30 +1544,12 @@
 		g.font = '11px system-ui, sans-serif';
 		g.textBaseline = 'middle';
 		const drawn = new Map();
-		rects.forEach(function (r) {
-			const c = t.cc[r.n];
-			drawn.set(r.n, r);
-			g.fillStyle = S.armSet.has(r.n) ? '#c2410c' : colour(c);
-			g.fillRect(r.x, r.y, Math.max(r.w - 1, 0.5), ROW - 1);
-			if (r.w > 30) {
-				g.fillStyle = S.armSet.has(r.n) ? '#fff' : '#1d2433';
-				g.save();
-				g.beginPath();
-				g.rect(r.x, r.y, r.w - 2, ROW);
-				g.clip();
-				g.fillText(ccLabel(c) || '(empty label)', r.x + 3, r.y + ROW / 2);
-				g.restore();
-			}
-		});
-		flameRects = rects;
-		const focus = drawn.has(S.flameFocus) ? S.flameFocus : root;
-		if (drawn.has(focus)) {
-			const r = drawn.get(focus);
-			g.strokeStyle = '#1d2433';
-			g.lineWidth = 2;
-			g.strokeRect(r.x + 1, r.y + 1, Math.max(r.w - 3, 1), ROW - 3);
-			said.textContent = frameText(focus);
-		}
+		rects.forEach(function (r) { drawn.set(r.n, r); });
+		F = { canvas: canvas, g: g, rects: rects, rows: rows, drawn: drawn, root: root,
+		    W: W, said: said, pal: flamePalette(), found: found };
+		const focus = flameFocus();
+		rects.forEach(function (r) { paintFrame(r, r.n === focus); });
+		said.textContent = frameText(focus);
 		/* For the tests: how many frames, and how far right they reach. */
 		canvas.dataset.frames = String(rects.length);
 		canvas.dataset.extent = String(rects.reduce(function (x, r) {
@@ -1493,7 +1601,7 @@
 			return out;
 		}
 		canvas.addEventListener('keydown', function (ev) {
-			let f = focus, zoom = -1;
+			let f = flameFocus(), zoom = -1;
 			if (ev.key === 'ArrowUp' && f !== root)
 				f = t.parent[f];
 			else if (ev.key === 'ArrowDown') {
@@ -1511,25 +1619,26 @@
 			else
 				return;
 			ev.preventDefault();
-			if (zoom >= 0) {
-				S.flameRoot = zoom;
-				f = zoom;
+			if (zoom < 0) {
+				/* A move: two frames painted again, not the graph. */
+				moveFlameFocus(f);
+				seeFrame(f);
+				return;
 			}
-			S.flameFocus = f;
+			S.flameRoot = S.flameFocus = zoom;
 			renderFlame();
 			refocus('#view-flame canvas');
-			seeFrame(f);
+			seeFrame(zoom);
 		});
 	}
 
 	/* Frame n of the flame graph scrolled into the window, when it is
 	 * out of it, as the arrow keys reach it. */
 	function seeFrame(n) {
-		const c = views.flame.querySelector('canvas');
-		const r = flameRects.find(function (x) { return x.n === n; });
-		if (!c || !r)
+		const r = F && F.drawn.get(n);
+		if (!r)
 			return;
-		const top = c.getBoundingClientRect().top + r.y, h = window.innerHeight;
+		const top = F.canvas.getBoundingClientRect().top + r.y, h = window.innerHeight;
 		if (top < 0 || top + ROW > h)
 			window.scrollBy(0, top - h / 2);
 	}
@@ -1613,6 +1722,14 @@
 				renderFlame();
 		});
 	});
+
+	/* The canvas takes its colours from the style sheet when drawn:
+	 * drawn again when the browser turns light or dark. */
+	if (window.matchMedia)
+		window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', function () {
+			if (S.tab === 'flame')
+				renderFlame();
+		});
 
 	recompute();
 	document.body.dataset.ready = 'true';

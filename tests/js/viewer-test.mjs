@@ -813,6 +813,168 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	await page.close();
 }
 
+// ---- the flame graph's keys, dark mode, search on the graph, narrow windows ----
+// WCAG's relative luminance and contrast ratio of [r, g, b] (0-255).
+function luminance([r, g, b]) {
+	const f = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+	return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+}
+function contrast(x, y) {
+	const a = luminance(x), b = luminance(y);
+	return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+const rgb = (s) => (/rgba?\((\d+), (\d+), (\d+)/.exec(s) || [0, -1, -1, -1]).slice(1, 4).map(Number);
+// The fill of a canvas region (its commonest colour) and the colour of
+// its label (the pixel that differs most from the fill).
+async function fillAndLabel(page, x0, y0, x1, y1) {
+	return page.$eval('#view-flame canvas', (c, box) => {
+		const d = c.getContext('2d').getImageData(box[0], box[1], box[2] - box[0], box[3] - box[1]).data;
+		const n = new Map();
+		for (let i = 0; i < d.length; i += 4) {
+			const k = d[i] + ',' + d[i + 1] + ',' + d[i + 2];
+			n.set(k, (n.get(k) || 0) + 1);
+		}
+		const fill = [...n.entries()].sort((p, q) => q[1] - p[1])[0][0].split(',').map(Number);
+		const px = [];
+		for (let i = 0; i < d.length; i += 4)
+			px.push([d[i], d[i + 1], d[i + 2]]);
+		return [fill, px];
+	}, [x0, y0, x1, y1]).then(([fill, px]) => {
+		let best = fill, most = 1;
+		for (const p of px)
+			if (contrast(p, fill) > most) {
+				most = contrast(p, fill);
+				best = p;
+			}
+		return [fill, best, most];
+	});
+}
+{
+	// Moving the keys' focus repaints the frames it leaves and
+	// reaches: the graph is not laid out again, its canvas stays, and
+	// the words below it name each new frame.  Down ten times from
+	// the reader's root along c1..c10 (each the widest child), then
+	// right along d01..d10.
+	const chain = Array.from({ length: 10 }, (_, i) => `c${i + 1}`);
+	let folded = `${chain.join(';')} 20\n`;
+	for (let k = 1; k <= 10; k++)
+		folded += `${chain.slice(0, 9).join(';')};d${String(k).padStart(2, '0')} 1\n`;
+	writeFileSync(`${scratch}/keys.folded`, folded);
+	const page = await open(html(`${scratch}/keys.folded`, `${scratch}/keys.html`));
+	await page.click('#tab-flame');
+	await page.focus('#view-flame canvas');
+	const layouts = () => page.$eval('#view-flame', (v) => Number(v.dataset.layouts));
+	const l0 = await layouts();
+	await page.evaluate(() => { window.keysCanvas = document.querySelector('#view-flame canvas'); });
+	const want = [...chain, ...Array.from({ length: 10 }, (_, k) => `d${String(k + 1).padStart(2, '0')}`)];
+	const wrong = [];
+	for (let i = 0; i < 20; i++) {
+		await page.keyboard.press(i < 10 ? 'ArrowDown' : 'ArrowRight');
+		const said = await page.textContent('#flame-focus');
+		if (!said.startsWith(want[i] + ':'))
+			wrong.push(`${want[i]}: ${said.slice(0, 12)}`);
+	}
+	const same = await page.evaluate(() => window.keysCanvas === document.querySelector('#view-flame canvas') &&
+	    document.activeElement === window.keysCanvas);
+	const relaid = await layouts() - l0;
+	check(same && relaid === 0, `20 arrow keys lay the flame graph out again ${relaid} times, same canvas ${same}`);
+	check(wrong.length === 0, `the focus is named at each key: ${wrong.join(', ') || 'all 20'}`);
+	// What the frames repainted leave is what a full drawing draws,
+	// but for the rounding of an edge pixel's antialiasing.
+	const pixels = (c) => c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+	await page.$eval('#view-flame canvas', (c, f) => { window.partial = eval(f)(c); }, pixels.toString());
+	await page.click('#tab-tree');
+	await page.click('#tab-flame');
+	const [differ, most] = await page.$eval('#view-flame canvas', (c, f) => {
+		const a = window.partial, b = eval(f)(c);
+		let n = 0, d = a.length === b.length ? 0 : 255;
+		for (let i = 0; i < a.length && i < b.length; i++)
+			if (a[i] !== b[i]) {
+				n++;
+				d = Math.max(d, Math.abs(a[i] - b[i]));
+			}
+		return [n, d];
+	}, pixels.toString());
+	check(most <= 16, `the graph after the keys is the graph drawn afresh (${differ} values differ, by up to ${most})`);
+	// Enter still zooms: one layout.
+	await page.focus('#view-flame canvas');
+	const l1 = await layouts();
+	await page.keyboard.press('Enter');
+	check(await layouts() === l1 + 1 && /^d10:/.test(await page.textContent('#flame-focus')),
+	    `Enter zooms with one layout: ${await layouts() - l1}`);
+	check(page.errors.length === 0, `keys: no script errors ${page.errors.join('; ')}`);
+	await page.close();
+}
+{
+	// Dark mode: the page is dark, its text light, and the flame
+	// graph's labels read on their frames (WCAG AA, 4.5:1).
+	writeFileSync(`${scratch}/dark.folded`, 'main;alpha 5\nmain;beta 4\nmain;beta;gamma 3\n');
+	const page = await open(html(`${scratch}/dark.folded`, `${scratch}/dark.html`));
+	await page.emulateMedia({ colorScheme: 'dark' });
+	const [bg, fg] = await page.evaluate(() => [getComputedStyle(document.documentElement).backgroundColor,
+	    getComputedStyle(document.body).color]);
+	check(luminance(rgb(bg)) < 0.05 && luminance(rgb(fg)) > 0.5 && contrast(rgb(bg), rgb(fg)) >= 7,
+	    `dark mode: background ${bg}, text ${fg}`);
+	await page.click('#tab-flame');
+	const W = await page.$eval('#view-flame canvas', (c) => c.width);
+	// Under the reader's root and main, level 2: alpha, off the
+	// expensive arm; beta, on it.
+	for (const [name, x0, x1] of [['alpha', 1, Math.floor(W * 5 / 12) - 3], ['beta', Math.ceil(W * 5 / 12) + 1, W - 3]]) {
+		const [fill, label, ratio] = await fillAndLabel(page, x0, 37, x1, 52);
+		check(ratio >= 4.5 && luminance(fill) > 0.02,
+		    `dark mode: ${name}'s label ${label} on ${fill}: ${ratio.toFixed(2)}:1`);
+	}
+	check(page.errors.length === 0, `dark: no script errors ${page.errors.join('; ')}`);
+	await page.close();
+}
+{
+	// Search on the flame graph: the graph stays shown, every frame
+	// that matches is drawn in its colour and the others in grey, and
+	// the page says how many stacks match (as many as ccs-stacks
+	// prints whose cost centre's name contains the text).
+	const prof = `${scratch}/fsearch.folded`;
+	writeFileSync(prof, 'main;alpha;rev 5\nmain;beta;rev 4\nmain;beta;gamma 3\nmain;revx 2\n');
+	const want = execFileSync(`${bindir}/ccs-stacks`, ['--all', prof]).toString().trim().split('\n')
+	    .filter((l) => l.replace(/ \S+$/, '').split(';').pop().toLowerCase().includes('rev')).length;
+	const page = await open(html(prof, `${scratch}/fsearch.html`));
+	await page.click('#tab-flame');
+	const px = (x, y) => page.$eval('#view-flame canvas', (c, p) => [...c.getContext('2d').getImageData(p[0], p[1], 1, 1).data].slice(0, 3).join(','), [x, y]);
+	// alpha (no match) on level 2, under the reader's root and main;
+	// its rev (a match) below it; inside any focus ring, off the label.
+	const before = [await px(200, 40), await px(200, 58)];
+	await page.fill('#search', 'rev');
+	await page.press('#search', 'Enter');
+	const after = [await px(200, 40), await px(200, 58)];
+	const tab = await page.$eval('#tab-flame', (b) => b.classList.contains('active')) &&
+	    await page.$eval('#view-flame', (v) => v.classList.contains('active'));
+	const said = await page.textContent('#flame-matches').catch(() => '');
+	const m = /^(\d+) matching frames?/.exec(said);
+	check(tab, 'a search on the flame graph stays on the flame graph');
+	check(want === 3 && m && Number(m[1]) === want, `matching frames counted: ${said} (ccs-stacks: ${want})`);
+	check(after[0] !== before[0] && after[1] === before[1] && after[0] !== after[1],
+	    `matches drawn apart: alpha ${before[0]} -> ${after[0]}, its rev ${before[1]} -> ${after[1]}`);
+	check(/^rev:/.test(await page.textContent('#flame-focus')), `the keys' focus goes to a match: ${await page.textContent('#flame-focus')}`);
+	await page.fill('#search', '');
+	await page.press('#search', 'Enter');
+	check(await px(200, 40) === before[0] && await page.$('#flame-matches') === null, 'an empty search draws all in colour again');
+	check(page.errors.length === 0, `flame search: no script errors ${page.errors.join('; ')}`);
+	await page.close();
+}
+{
+	// A window 600 px wide: nothing scrolls sideways on the tree and
+	// the flat table (with a source column too).
+	for (const file of [`${scratch}/mj.html`, `${scratch}/calls.html`, `${scratch}/m9.html`]) {
+		const page = await open(file);
+		await page.setViewportSize({ width: 600, height: 800 });
+		await page.click('#expand-hot');
+		const tree = await page.evaluate(() => document.documentElement.scrollWidth);
+		await page.click('#tab-flat');
+		const flat = await page.evaluate(() => document.documentElement.scrollWidth);
+		check(tree <= 600 && flat <= 600, `600 px: tree ${tree} px wide, flat ${flat} px (${file.replace(/.*\//, '')})`);
+		await page.close();
+	}
+}
+
 await browser.close();
 console.log(failures ? `${failures} failed` : 'all passed');
 process.exit(failures ? 1 : 0);
