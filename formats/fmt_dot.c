@@ -384,9 +384,9 @@ pct(int64_t v, int64_t total)
 
 /* Whether |v| reaches p percent of |total|. */
 static int
-reaches(int64_t v, int64_t total, double p)
+reaches(double v, int64_t total, double p)
 {
-	return fabs((double)v) * 100.0 >= p * fabs((double)total);
+	return fabs(v) * 100.0 >= p * fabs((double)total);
 }
 
 static double
@@ -1208,6 +1208,26 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 	return 0;
 }
 
+/*
+ * The label of an arc of cost v drawn with pen width pen: the cost, as
+ * nodes say it, then a new line padded off the arc for what follows.
+ */
+static void
+sb_arc_cost(struct sbuf *b, const struct dot *d, int64_t v, double pen)
+{
+	b->len = 0;
+	sb_edge_pad(b, pen);
+	if (d->count) {
+		/* As a node says it: a metric's name has no plural. */
+		sb_label(b, pdb_metric(d->db, d->m)->name);
+		sb_add(b, " ", 1);
+		sb_int(b, v);
+	} else
+		sb_value(b, d, v);
+	sb_nl(b);
+	sb_edge_pad(b, pen);
+}
+
 /* Whether arc a costs more than arc k (NOARC: none), or as much on more
  * stacks: the arc that explains a node best. */
 static int
@@ -1333,17 +1353,8 @@ join_floating(struct dot *d, Agraph_t *g, Agnode_t *const *gnode,
 			x = d->arcs[via[x]].to;
 		last = via[x];
 		ge = pdbi_sym_agedge(g, gnode[y], gnode[cc], NULL, 1);
-		b->len = 0;
 		pen = edge_width(frac(d->arcs[last].cost, d->total), 0);
-		sb_edge_pad(b, pen);
-		if (d->count) {
-			sb_label(b, pdb_metric(d->db, d->m)->name);
-			sb_add(b, " ", 1);
-			sb_int(b, d->arcs[last].cost);
-		} else
-			sb_value(b, d, d->arcs[last].cost);
-		sb_nl(b);
-		sb_edge_pad(b, pen);
+		sb_arc_cost(b, d, d->arcs[last].cost, pen);
 		sb_add(b, "through ", 8);
 		sb_count(b, hops, "hidden", "hidden");
 		if (b->oom)
@@ -1409,7 +1420,8 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 		    d->focuscc[cc] ? PICK_FOCUS : PICK_FREE;
 		picks[npick].w = fabs((double)w);
 		picks[npick].tie = hotmode && d->hotcc[cc] ? d->hotcc[cc] : cc;
-		if (picks[npick].forced || reaches(w, d->total, o->node_thres))
+		if (picks[npick].forced ||
+		    reaches((double)w, d->total, o->node_thres))
 			npick++;
 	}
 	nkeep = pick_best(d, picks, npick);
@@ -1492,23 +1504,13 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 		if (!drawable(d, gnode, a))
 			continue;
 		if (!(hotmode && a->hot) && bestin[a->to] != k &&
-		    !reaches(a->cost, d->total, o->edge_thres))
+		    !reaches((double)a->cost, d->total, o->edge_thres))
 			continue;
 		ashown++;
 		ge = pdbi_sym_agedge(g, gnode[a->from], gnode[a->to], NULL, 1);
-		b.len = 0;
 		hot = hotmode && a->hot && !(o->flags & PDB_DOT_HOT_ONLY);
 		pen = edge_width(frac(a->cost, d->total), hot);
-		sb_edge_pad(&b, pen);
-		if (d->count) {
-			/* As a node says it: a metric's name has no plural. */
-			sb_label(&b, pdb_metric(d->db, d->m)->name);
-			sb_add(&b, " ", 1);
-			sb_int(&b, a->cost);
-		} else
-			sb_value(&b, d, a->cost);
-		sb_nl(&b);
-		sb_edge_pad(&b, pen);
+		sb_arc_cost(&b, d, a->cost, pen);
 		sb_count(&b, a->nstacks, "stack", "stacks");
 		if (b.oom)
 			goto oom;
@@ -1596,15 +1598,14 @@ build_tree(struct dot *d, Agraph_t **gp)
 		picks[npick].w = d->count ? smax[n] : fabs((double)d->inc[n]);
 		picks[npick].tie = i;
 		if (picks[npick].forced ||
-		    picks[npick].w * 100.0 >= o->node_thres * fabs((double)
-		    d->total))
+		    reaches(picks[npick].w, d->total, o->node_thres))
 			npick++;
 	}
 	nkeep = pick_best(d, picks, npick);
 	/*
-	 * A stack is drawn with the stacks below it down from the root:
-	 * a forced one (a focus match) or one that costs more than its
-	 * caller (a negative cost between) brings them.
+	 * A stack is drawn with its callers up to the root: a forced one
+	 * (a focus match), or one that weighs more than its caller (a
+	 * negative cost between), brings them.
 	 */
 	for (k = 0; k < nkeep; k++)
 		for (n = picks[k].id; n != PDB_NONE && gnode[n] == NULL &&

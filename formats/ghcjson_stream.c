@@ -72,7 +72,8 @@ enum ctx {
 
 struct level {
 	enum ctx	 ctx;
-	size_t		 n;		/* items so far (lists); keys (C_NODE) */
+	size_t		 n;		/* items so far (lists); keys (C_NODE);
+					   levels of skipping (C_SKIP) */
 	uint64_t	 seq;		/* C_NODE: its enter record */
 	size_t		 nodeno;	/* C_NODE: for messages */
 	uint32_t	 keys0;		/* its first entry on the key stack */

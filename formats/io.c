@@ -192,7 +192,7 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 	struct pdb_input *in;
 	struct guard g;
 	long have;
-	int bom, rc;
+	int rc;
 
 	/* A reader adds to the handle: a second profile would be mixed
 	 * with the first. */
@@ -217,9 +217,8 @@ read_stream(struct pdb *db, const char *path, const struct pdb_format *fmt,
 	 * is no part of the text: kept, it made the first folded frame
 	 * another name.  The binary formats never start with it.
 	 */
-	bom = have >= 3 && memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3) == 0 &&
-	    (fmt == NULL || !(fmt->flags & PDB_FMT_BINARY));
-	if (bom) {
+	if (have >= 3 && memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3) == 0 &&
+	    (fmt == NULL || !(fmt->flags & PDB_FMT_BINARY))) {
 		in->pos += 3;
 		have -= 3;
 	}

@@ -30,9 +30,6 @@ warn_handler(void *arg, const char *msg)
 	fprintf(stderr, "%s: warning: %s\n", tool_progname, msg);
 }
 
-/* The longest line of a pattern file: far past any name. */
-#define PATTERN_LINE_MAX	((size_t)16 << 20)
-
 void
 tool_init(const char *argv0, struct tool_common *c)
 {
@@ -179,6 +176,9 @@ tool_strtonum(const char *opt, const char *s, long long min, long long max)
 	return v;
 }
 
+/* The longest line of a pattern file: far past any name. */
+#define PATTERN_LINE_MAX	((size_t)16 << 20)
+
 /* A pattern file read from standard input, which the profile then
  * cannot be read from. */
 static int patterns_from_stdin;
@@ -196,6 +196,8 @@ pattern_line(FILE *f, const char *path, unsigned long lineno, char **line,
 	size_t n = 0;
 	int ch;
 
+	if (*line == NULL)
+		*line = xreallocarray(NULL, *cap = 256, 1);
 	while ((ch = getc(f)) != EOF && ch != '\n') {
 		if (ch == '\0') {
 			tool_warnx("%s:%lu: NUL byte in a pattern", path, lineno);
@@ -205,16 +207,12 @@ pattern_line(FILE *f, const char *path, unsigned long lineno, char **line,
 			tool_warnx("%s:%lu: line too long", path, lineno);
 			exit(TOOL_ERR);
 		}
-		if (n + 1 >= *cap) {
-			*cap = *cap ? 2 * *cap : 256;
-			*line = xreallocarray(*line, *cap, 1);
-		}
+		if (n + 1 >= *cap)
+			*line = xreallocarray(*line, *cap *= 2, 1);
 		(*line)[n++] = (char)ch;
 	}
 	if (ch == EOF && n == 0)
 		return -1;
-	if (*line == NULL)
-		*line = xreallocarray(NULL, *cap = 1, 1);
 	(*line)[n] = '\0';
 	return (ssize_t)n;
 }
