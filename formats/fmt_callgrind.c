@@ -11,9 +11,11 @@
  * added when two cost centres would get the same name (GHC's CAFs of
  * one module, Clean's repeated module names): they stay two functions.
  * Its file (fl=) is the file part of its source location when that is
- * "File.hs:LINE...", else the file of another cost centre of its module,
- * else the module name, else "???"; so KCacheGrind groups a module's cost
- * centres together, and the position is the source line (0 if unknown).
+ * "File.hs:LINE...", the location itself when it is a bare file name
+ * (not GHC's "<entire-module>" and the like), else the file of another
+ * cost centre of its module, else the module name, else "???"; so
+ * KCacheGrind groups a module's cost centres together, and the position
+ * is the source line (0 if unknown).
  * A function's cost line holds its self cost; one call record per pair
  * of adjacent functions on any stack holds the call's inclusive cost.
  * Names are compressed with "(id)".  With a context of N, a function is
@@ -880,10 +882,20 @@ cg_exit(void *arg, struct pdb *db)
 	return PDB_OK;
 }
 
+/* Whether src names a file without a line: not empty, not "<...>". */
+static int
+is_bare_file(const char *src)
+{
+	size_t len = strlen(src);
+
+	return len > 0 && !(src[0] == '<' && src[len - 1] == '>');
+}
+
 /*
  * Files and names of the base functions, in order of appearance: a
- * base's file is that of its source location, else the first file named
- * by its module's cost centres, else the module's name.
+ * base's file is that of its source location (or the location itself
+ * when it is a bare file name), else the first file named by its
+ * module's cost centres, else the module's name.
  */
 static int
 name_bases(struct pdb_callgrind *w)
@@ -902,7 +914,12 @@ name_bases(struct pdb_callgrind *w)
 		modfile[i] = PDB_NONE;
 	for (b = 0; b < w->nbases; b++) {
 		pdb_cc(db, w->bases[b].cc, &cc);
-		if (pdb_src_split(cc.src, &flen, &line, NULL)) {
+		flen = 0;
+		line = 0;
+		if (!pdb_src_split(cc.src, &flen, &line, NULL) &&
+		    is_bare_file(cc.src))
+			flen = strlen(cc.src);
+		if (flen > 0) {
 			if ((f = file_intern(w, cc.src, flen)) == PDB_NONE)
 				goto out;
 			w->bases[b].file = f;

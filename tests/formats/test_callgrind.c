@@ -300,6 +300,36 @@ Test(callgrind, names_unique_and_safe)
 }
 
 /*
+ * A location that is a bare file name is the cost centre's file, line 0,
+ * whichever file the other cost centres of its module have.
+ */
+Test(callgrind, bare_file_location)
+{
+	struct pdb *db = pdb_new();
+	uint32_t mm, root, c1, c2, n;
+	unsigned m;
+	char *out;
+	int rc;
+
+	cr_assert(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &m) == 0);
+	cr_assert(pdb_module_add(db, "Main", &mm) == 0);
+	cr_assert(pdb_cc_add(db, "main", mm, "Main.hs:3:1-20", 0, 1, &root) == 0);
+	cr_assert(pdb_cc_add(db, "f", mm, "Lib.icl", 0, 2, &c1) == 0);
+	cr_assert(pdb_cc_add(db, "CAF", mm, "<entire-module>", 0, 3, &c2) == 0);
+	cr_assert(pdb_root_new(db, root, &n) == 0);
+	cr_assert(pdb_node_append(db, 0, c1, &n) == 0);
+	cr_assert(pdb_node_append(db, 0, c2, &n) == 0);
+	out = write_cg(db, 0, NULL, &rc);
+	cr_assert_eq(rc, PDB_OK);
+	cr_expect(strstr(out, "cfl=(2) Lib.icl\ncfn=(2) Main.f\ncalls=1 0\n")
+	    != NULL, "%s", out);
+	cr_expect(strstr(out, "cfl=(1)\ncfn=(3) Main.CAF\n") != NULL, "%s",
+	    out);
+	free(out);
+	pdb_free(db);
+}
+
+/*
  * A number made up to tell two names apart never takes a real name: of
  * M.f, M.f and a real M.f#2, the second M.f is M.f#3, also in the
  * functions of a context.
