@@ -617,6 +617,7 @@ Test(output, closed_pipe_ends_quietly, .timeout = 120)
 Test(output, closed_stderr_pipe_keeps_the_output, .timeout = 120)
 {
 	struct run r;
+	char *big;
 
 	run_in_temp(&r, "cd \"$T\" && ccs-convert -t pgcl \"$R\"/%s 2>/dev/null "
 	    "> want && exec 3>&1 && { sleep 1; ccs-convert -t pgcl "
@@ -625,6 +626,24 @@ Test(output, closed_stderr_pipe_keeps_the_output, .timeout = 120)
 	    "tests/data/ghc/mj.prof", "tests/data/ghc/mj.prof");
 	cr_expect_str_eq(r.out, "rc=0\ngot\nwant\n", "%s", r.err);
 	run_free(&r);
+	/* A warning before the output file is open (a pattern that
+	 * matches nothing) loses nothing either. */
+	run_in_temp(&r, "cd \"$T\" && ccs-flat -d nosuch \"$R\"/%s "
+	    "2>/dev/null > want && exec 3>&1 && { sleep 1; ccs-flat -d "
+	    "nosuch \"$R\"/%s -o got 2>&1; echo rc=$? >&3; } | true; cmp "
+	    "want got && ls -A",
+	    "tests/data/ghc/mj.prof", "tests/data/ghc/mj.prof");
+	cr_expect_str_eq(r.out, "rc=0\ngot\nwant\n", "%s", r.err);
+	run_free(&r);
+	/* -o /dev/stdout is standard output: a closed pipe ends the tool
+	 * quietly, as without -o. */
+	big = big_folded();
+	run(&r, "{ ccs-stacks -o /dev/stdout %s; echo $? >&2; } | head -c 1 "
+	    ">/dev/null", big);
+	cr_expect_str_eq(r.err, "141\n", "-o /dev/stdout into a closed pipe");
+	run_free(&r);
+	unlink(big);
+	free(big);
 }
 
 /*

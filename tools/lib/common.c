@@ -365,6 +365,13 @@ tool_common_option(struct tool_common *c, int ch, const char *arg,
 	case 'o':
 		empty_name("-o", arg);
 		c->outpath = strcmp(arg, "-") == 0 ? NULL : arg;
+		/*
+		 * Standard output is not written, so a closed pipe can
+		 * only be stderr's, as in "... -o out 2>&1 | head -1":
+		 * its warnings are lost then, not the output, from the
+		 * first warning on, which may come before the file opens.
+		 */
+		signal(SIGPIPE, c->outpath != NULL ? SIG_IGN : SIG_DFL);
 		return 1;
 	case 'q':
 		c->quiet = 1;

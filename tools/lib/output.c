@@ -267,6 +267,9 @@ tool_output_open(const struct tool_common *c, int binary)
 	int exists, err;
 
 	if (c->outpath == NULL || names_stdout(c->outpath)) {
+		/* -o /dev/stdout: a closed pipe ends the tool quietly,
+		 * as without -o (common.c ignored it for -o). */
+		signal(SIGPIPE, SIG_DFL);
 		if (binary && !c->force && isatty(STDOUT_FILENO)) {
 			tool_warnx("refusing to write binary output to a "
 			    "terminal (use -o FILE or a pipe)");
@@ -314,12 +317,6 @@ tool_output_open(const struct tool_common *c, int binary)
 		tool_warnx("%s: %s", c->outpath, strerror(errno));
 		return NULL;
 	}
-	/*
-	 * The output is a file: a closed pipe can only be stderr's, as in
-	 * "ccs-convert ... -o out 2>&1 | head -1".  Its warnings are lost
-	 * then, but not the output.
-	 */
-	signal(SIGPIPE, SIG_IGN);
 	setvbuf(f, file_buf, _IOFBF, sizeof(file_buf));
 	return tool_progress_wrap(c, f);
 }
