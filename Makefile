@@ -138,9 +138,9 @@ $(B)/run-tests: $(TEST_OBJS) $(TLIB_OBJS) $(B)/libccsformats.a \
     $(B)/libprofdb.a
 	$(CC) $(LDFLAGS) $(TEST_WRAP) -o $@ $^ $(CRIT_LIBS) $(DEP_LIBS) -lm
 
-# A shim the tests preload into a tool to cut its input file once
-# mapped (tests/shim/shrink-on-map.c); built without the sanitizers.
-$(B)/shrink-on-map.so: tests/shim/shrink-on-map.c
+# A shim the tests preload into a tool to cut its input file while it
+# reads it (tests/shim/shrink-input.c); built without the sanitizers.
+$(B)/shrink-input.so: tests/shim/shrink-input.c
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -O2 -Wall -Wextra -shared -fPIC -o $@ $< -ldl
 
@@ -157,7 +157,7 @@ deps:
 CHECK_LINT = $(if $(filter 1,$(SAN)),,$(MAKE) --no-print-directory lint)
 TEST_TMP   = $(abspath $(B))/test-tmp
 check: deps
-	@$(MAKE) --no-print-directory all $(B)/run-tests $(B)/shrink-on-map.so
+	@$(MAKE) --no-print-directory all $(B)/run-tests $(B)/shrink-input.so
 	@rm -f $(B)/sanitizer.*
 	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
 	$(SAN_ENV) CCS_BIN=$(abspath $(B))/bin CCS_TEST_TMPDIR=$(TEST_TMP) \

@@ -84,6 +84,7 @@ struct pdb_input {
 	int		 mapped;
 	int		 unmappable;	/* starts past the file's first byte */
 	size_t		 dropped;
+	int		 shrank;	/* ended before size: err is EIO */
 };
 
 /* Open path ("-" for stdin).  On failure returns NULL with the error on db. */

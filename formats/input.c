@@ -239,6 +239,23 @@ fill_mapped(struct pdb_input *in, size_t want)
 	return (long)(in->len - in->pos);
 }
 
+/*
+ * The end of a regular file came at byte got of the input, before the
+ * size it had when opened: someone truncated it meanwhile (the program
+ * profiled, run again).  What was read is a part of the profile that
+ * may read as a whole one, so it is an error, as a mapped file's SIGBUS
+ * is for the binary readers.
+ */
+static int
+ended_short(struct pdb_input *in, uint64_t got)
+{
+	if (in->size == 0 || got >= in->size)
+		return 0;
+	in->shrank = 1;
+	in->err = EIO;
+	return -1;
+}
+
 /* read(2) into buf[len] up to end, or to the end of the file. */
 static int
 read_plain(struct pdb_input *in, size_t end)
@@ -254,6 +271,9 @@ read_plain(struct pdb_input *in, size_t end)
 			return -1;
 		}
 		if (n == 0) {
+			/* Not at the end when short: the error stays. */
+			if (ended_short(in, in->base + in->len) < 0)
+				return -1;
 			in->eof = 1;
 			break;
 		}
@@ -280,8 +300,11 @@ read_gz(struct pdb_input *in)
 		in->err = errno ? errno : EIO;
 		return -1;
 	}
-	if (n == 0)
+	if (n == 0) {
+		if (ended_short(in, g->nread) < 0)
+			return -1;
 		g->eof = 1;
+	}
 	g->nread += (uint64_t)n;
 	g->z.avail_in = (uInt)(have + (size_t)n);
 	return 0;
@@ -470,6 +493,9 @@ pdb_in_seterr(struct pdb_input *in, struct pdb *db)
 
 	if (in->err == ENOMEM)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	if (in->shrank)
+		return pdb_seterr(db, PDB_EIO, "%s: the file shrank while it "
+		    "was read", in->name);
 	/* Where to cut the file: its offset, not the data's. */
 	if (msg != NULL && g->trailing > 0)
 		return pdb_seterr(db, PDB_EFORMAT,

@@ -720,10 +720,69 @@ Test(output, text_goes_out_in_big_blocks)
 }
 
 /*
+ * An input file cut short at a line while a tool reads it, not mapped
+ * (the text formats, gzip): the rest reads as a shorter profile that
+ * ends well, and folded stacks made one with exit 0.  It is the same
+ * error as for a mapped file, with -o's earlier file left as it was.
+ * tests/shim/shrink-input.c cuts the file after the first read.
+ */
+Test(output, input_shrinking_while_read, .timeout = 240)
+{
+	static const char *const tools[] = {
+		"ccs-flat", "ccs-stacks", "ccs-select -d 'Alloc.*' -t dump",
+	};
+	static const char *const formats[] = {
+		"folded", "ghc-prof", "ghc-json", "json", "folded.gz",
+	};
+	const char *bin = getenv("CCS_BIN");
+	char *dir = make_temp_dir(), shim[4096], in[4096], out[4096],
+	    fmt[32], *gz;
+	struct run r;
+	size_t i, j;
+
+	snprintf(shim, sizeof(shim), "%s/../shrink-input.so",
+	    bin ? bin : "build/bin");
+	cr_assert(access(shim, R_OK) == 0, "no %s (make check builds it)",
+	    shim);
+	snprintf(in, sizeof(in), "%s/in.prof", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	for (j = 0; j < sizeof(formats) / sizeof(formats[0]); j++)
+		for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+			/* Compressed, past the 64 KB of the first read. */
+			snprintf(fmt, sizeof(fmt), "%s", formats[j]);
+			gz = strstr(fmt, ".gz");
+			if (gz != NULL)
+				*gz = '\0';
+			run(&r, "ccs-gen -q -t %s --size %s -o %s.tmp && %s "
+			    "%s.tmp > %s && rm %s.tmp && echo old > %s", fmt,
+			    gz != NULL ? "4M" : "1M", in,
+			    gz != NULL ? "gzip -c" : "cat", in, in, in, out);
+			cr_assert_eq(r.status, 0, "%s", r.err);
+			run_free(&r);
+			run(&r, "SHRINK_ON_READ=%s LD_PRELOAD=%s "
+			    "ASAN_OPTIONS=\"$ASAN_OPTIONS:"
+			    "verify_asan_link_order=0\" %s %s -o %s", in, shim,
+			    tools[i], in, out);
+			cr_expect_eq(r.status, 1, "%s on %s: exit %d: %s",
+			    tools[i], formats[j], r.status, r.err);
+			cr_expect(strstr(r.err, ": the file shrank while it "
+			    "was read\n") != NULL && strstr(r.err, in) != NULL,
+			    "%s on %s: %s", tools[i], formats[j], r.err);
+			run_free(&r);
+			run(&r, "cat %s; ls -A %s", out, dir);
+			cr_expect_str_eq(r.out, "old\nin.prof\nout\n",
+			    "%s on %s left: %s", tools[i], formats[j], r.out);
+			run_free(&r);
+		}
+	remove_temp(dir);
+	free(dir);
+}
+
+/*
  * An input file cut short while a tool has it mapped (the profiled
  * program run again) is an error like any bad input: a message naming
  * the file, exit 1, and -o's earlier file left as it was; never a
- * SIGBUS.  tests/shim/shrink-on-map.c cuts the file to 4 KB as soon as
+ * SIGBUS.  tests/shim/shrink-input.c cuts the file to 4 KB as soon as
  * the library maps it.
  */
 Test(output, input_shrinking_while_mapped, .timeout = 120)
@@ -740,7 +799,7 @@ Test(output, input_shrinking_while_mapped, .timeout = 120)
 	struct run r;
 	size_t i, j;
 
-	snprintf(shim, sizeof(shim), "%s/../shrink-on-map.so",
+	snprintf(shim, sizeof(shim), "%s/../shrink-input.so",
 	    bin ? bin : "build/bin");
 	cr_assert(access(shim, R_OK) == 0, "no %s (make check builds it)",
 	    shim);
