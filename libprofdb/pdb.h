@@ -22,9 +22,9 @@
  *  - Returned "const char *" and other pointers are borrowed: they stay
  *    valid until the handle is next changed or freed, but for the
  *    buffers of pdb_cc_fullname() and pdb_node_values(), valid until
- *    their next call.  Memory the caller
- *    must free is returned only by functions with "dup" or "new" in their
- *    name, and each says how to free it.
+ *    their next call.  Memory the caller must free is returned only by
+ *    functions with "dup" or "new" in their name, pdb_callers_tree() and
+ *    pdb_inclusive_of(), and each says how to free it.
  *  - Cost centres, metrics and nodes are named by dense indices:
  *    uint32_t for cost centres and nodes, unsigned for metrics.  Node 0
  *    is always the root once the tree is non-empty.  Functions that add

@@ -96,7 +96,8 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	tool_unmatched(&c, db, path);
-	if (c.metric != NULL && tool_metric(&c, db) < 0)
+	if (c.metric != NULL && (strcmp(c.outformat->name, "callgrind") == 0 ?
+	    !tool_metric_is_event(&c, db) : tool_metric(&c, db) < 0))
 		goto out;
 	rc = tool_write_profile(&c, db);
 out:

@@ -35,23 +35,12 @@ static const char helptext[] =
     TOOL_PRUNE_HELP
     TOOL_COMMON_HELP("first event, and metric of --min-pct");
 
-/* -m names a cost metric of db; else says why not. */
+/* tool_read_events()'s check of the schema. */
 static int
 metric_ok(struct tool_common *c, const struct pdb *db, const char *path)
 {
-	int m;
-
 	(void)path;
-	if (c->metric == NULL)
-		return 1;
-	if ((m = tool_metric(c, db)) < 0)
-		return 0;
-	if (pdb_metric(db, (unsigned)m)->kind != PDB_COST) {
-		tool_warnx("-m: '%s' is a count, not a cost: callgrind "
-		    "events are the cost metrics", c->metric);
-		return 0;
-	}
-	return 1;
+	return tool_metric_is_event(c, db);
 }
 
 int

@@ -868,6 +868,14 @@ Test(ccs2callgrind, count_metric_refused)
 	cr_expect_str_eq(r.err, "ccs2callgrind: -m: 'entries' is a count, "
 	    "not a cost: callgrind events are the cost metrics\n");
 	cr_expect_str_empty(r.out);
+	run_free(&r);	/* ccs-convert to callgrind says so as plainly, not as a fault
+	 * of its output. */
+	run(&r, "ccs-convert -t callgrind -m entries %s", fixture("ghc",
+	    "mj.P.prof"));
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "ccs-convert: -m: 'entries' is a count, "
+	    "not a cost: callgrind events are the cost metrics\n");
+	cr_expect_str_empty(r.out);
 	run_free(&r);
 }
 

@@ -468,6 +468,23 @@ tool_metric(const struct tool_common *c, const struct pdb *db)
 }
 
 int
+tool_metric_is_event(const struct tool_common *c, const struct pdb *db)
+{
+	int m;
+
+	if (c->metric == NULL)
+		return 1;
+	if ((m = tool_metric(c, db)) < 0)
+		return 0;
+	if (pdb_metric(db, (unsigned)m)->kind != PDB_COST) {
+		tool_warnx("-m: '%s' is a count, not a cost: callgrind "
+		    "events are the cost metrics", c->metric);
+		return 0;
+	}
+	return 1;
+}
+
+int
 tool_metric_needed(const struct tool_common *c, const struct pdb *db,
     const char *path)
 {

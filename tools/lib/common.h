@@ -198,6 +198,9 @@ struct pdb *tool_pdb_new(void);
 int	tool_metric(const struct tool_common *, const struct pdb *);
 /* The same, silent: -1 for an unknown name or no metric. */
 int	tool_metric_quiet(const struct tool_common *, const struct pdb *);
+/* Whether -m, if given, names a cost metric of db, as the events of
+ * callgrind output must be; else says why not. */
+int	tool_metric_is_event(const struct tool_common *, const struct pdb *);
 /* tool_metric() for a tool that needs a metric: also says that the
  * profile read from path ("-": stdin) has none. */
 int	tool_metric_needed(const struct tool_common *, const struct pdb *,
