@@ -807,6 +807,19 @@ pgcl_write(struct pdb *db, FILE *f, const struct pdb_opts *opts)
 	/* Metrics by name; what pgcl has no field for is dropped. */
 	for (j = 0; j < NFIELDS; j++)
 		metric[j] = pdb_metric_find(db, fields[j].name);
+	/*
+	 * Folded stacks count samples, which are ticks by another name:
+	 * without them the file would hold no cost at all, and the ticks
+	 * of a pgcl profile written as folded stacks come back.
+	 */
+	if (metric[F_TICKS] < 0 &&
+	    (metric[F_TICKS] = pdb_metric_find(db, "samples")) >= 0) {
+		if (pdb_metric(db, (unsigned)metric[F_TICKS])->kind == PDB_COST)
+			pdb_warn(db, "pgcl has no metric 'samples': written "
+			    "as ticks");
+		else
+			metric[F_TICKS] = -1;
+	}
 	/* Version 1 without tail calls, as read: the same bytes back. */
 	if (version == 1 && metric[F_TAIL] < 0 && lay != NULL &&
 	    strcmp(lay, "6") == 0)

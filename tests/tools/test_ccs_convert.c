@@ -280,6 +280,33 @@ Test(ccs_convert, binary_refused_on_terminal)
 	run_free(&r);
 }
 
+/*
+ * Folded stacks' samples are pgcl's ticks: written as ticks, not
+ * dropped to leave a file of zeros, so that a pgcl profile written as
+ * folded stacks and back keeps its ticks.
+ */
+Test(ccs_convert, folded_samples_are_pgcl_ticks)
+{
+	struct run r;
+
+	run(&r, "ccs-convert -q -t pgcl " FIG7 " | ccs-flat --tsv -m ticks "
+	    "| cut -f 1,2,4,5 | sort > \"$CCS_TEST_TMPDIR\"/a && ccs-flat "
+	    "--tsv " FIG7 " | cut -f 1,2,4,5 | sort > \"$CCS_TEST_TMPDIR\"/b && "
+	    "diff \"$CCS_TEST_TMPDIR\"/a \"$CCS_TEST_TMPDIR\"/b | grep -v "
+	    "root | grep '^[<>]'; rm \"$CCS_TEST_TMPDIR\"/a "
+	    "\"$CCS_TEST_TMPDIR\"/b");
+	cr_expect_str_empty(r.out, "ticks differ from samples:\n%s", r.out);
+	run_free(&r);
+	run(&r, "ccs-convert -t folded %s 2>/dev/null | ccs-convert -q -t "
+	    "pgcl | ccs-flat -m ticks -n 5 | tail -5; ccs-flat -m ticks "
+	    "-n 5 %s | tail -5", fixture("pgcl", "synthetic-400.pgcl"),
+	    fixture("pgcl", "synthetic-400.pgcl"));
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strlen(r.out) > 20 && memcmp(r.out, r.out + strlen(r.out) / 2,
+	    strlen(r.out) / 2) == 0, "%s", r.out);
+	run_free(&r);
+}
+
 /* Binary output into a pipe or a file is not refused. */
 Test(ccs_convert, binary_to_pipe_and_file)
 {
@@ -291,8 +318,8 @@ Test(ccs_convert, binary_to_pipe_and_file)
 	cr_expect_eq(r.status, 0);
 	cr_expect(strncmp(r.out, "0000000   p   r   o   f 002",
 	    strlen("0000000   p   r   o   f 002")) == 0, "%s", r.out);
-	cr_expect_str_eq(r.err, "ccs-convert: warning: pgcl cannot hold metric "
-	    "'samples': dropped\n");
+	cr_expect_str_eq(r.err, "ccs-convert: warning: pgcl has no metric "
+	    "'samples': written as ticks\n");
 	run_free(&r);
 	run(&r, "ccs-convert -q -o %s " FIG7, out);
 	cr_expect_eq(r.status, 0, "%s", r.err);
