@@ -1355,13 +1355,16 @@
 	/* ---- flame graph (icicle: root on top) ---- */
 
 	const ROW = 18;
-	/* Browsers draw no canvas taller than this many device pixels
-	 * (Chromium 65535, Firefox 32767): deeper frames are left out. */
-	const CANVAS_MAX = 32767;
 	/*
-	 * The graph as last laid out: its canvas, the frames drawn (rects,
-	 * by node in drawn, by level in rows) and the colours; the arrow
+	 * The graph as last laid out: its tree, canvas, the frames drawn (by
+	 * node in drawn, by level in rows) and the colours; the arrow
 	 * keys repaint two frames of it, not all of it (moveFlameFocus()).
+	 * The box is as tall as the graph (H px), the canvas in it only as
+	 * tall as the window (h px), kept in view by position: sticky: it
+	 * shows the graph from off px down, and only the levels there are
+	 * painted (paintView()), again when the page scrolls.  A browser
+	 * draws no canvas taller than 32767 or 65535 device pixels; a box
+	 * can be taller.
 	 */
 	let F = null;
 	function colour(c) {
@@ -1429,6 +1432,8 @@
 	 */
 	function repaintFrame(n) {
 		const r = F.drawn.get(n), g = F.g, focus = flameFocus();
+		if (r.y + ROW <= F.off || r.y >= F.off + F.h)
+			return;
 		const x0 = Math.floor(r.x) - 1, x1 = Math.ceil(r.x + Math.max(r.w, 4)) + 1;
 		g.save();
 		g.beginPath();
@@ -1446,12 +1451,149 @@
 	function moveFlameFocus(f) {
 		const old = flameFocus();
 		S.flameFocus = f;
-		if (old !== f) {
+		/* Where the canvas shows another part, all of it painted. */
+		if (old !== f && !paintView()) {
 			repaintFrame(old);
 			repaintFrame(f);
 		}
 		F.said.textContent = frameText(f);
 	}
+	/* The canvas as wide as the graph and as tall as the window, or
+	 * the graph where that is less, in device pixels; its pen set. */
+	function sizeCanvas() {
+		const c = F.canvas, dpr = window.devicePixelRatio || 1;
+		const h = Math.min(F.H, Math.max(ROW, window.innerHeight || 0));
+		/* The same size: the same pixels, cleared when painted. */
+		if (c.width !== (F.W * dpr) >>> 0 || c.height !== (h * dpr) >>> 0) {
+			c.width = F.W * dpr;
+			c.height = h * dpr;
+		}
+		c.style.height = h + 'px';
+		F.g.font = '11px system-ui, sans-serif';
+		F.g.textBaseline = 'middle';
+		F.h = h;
+		F.dpr = dpr;
+		F.off = -1;
+	}
+	/* Where the graph's top is in the window, in px. */
+	function graphTop() {
+		return F.box.getBoundingClientRect().top + F.canvas.clientTop;
+	}
+	/*
+	 * The levels the canvas shows painted, where sticky has moved it
+	 * since they last were (or it was sized): true then, else false.
+	 * Its offset on the graph in whole device pixels, so that frames
+	 * keep sharp edges.
+	 */
+	function paintView() {
+		const dpr = F.dpr, b = F.box.getBoundingClientRect().top;
+		const off = Math.max(0, Math.min(F.H - F.h,
+		    Math.round((F.canvas.getBoundingClientRect().top - b) * dpr) / dpr));
+		if (off === F.off)
+			return false;
+		F.off = off;
+		const g = F.g, focus = flameFocus();
+		g.setTransform(dpr, 0, 0, dpr, 0, -off * dpr);
+		g.clearRect(0, off, F.W, F.h);
+		const k1 = Math.min(F.rows.length, Math.ceil((off + F.h) / ROW));
+		let painted = 0;
+		for (let k = Math.floor(off / ROW); k < k1; k++) {
+			F.rows[k].forEach(function (r) { paintFrame(r, r.n === focus); });
+			painted += F.rows[k].length;
+		}
+		/* For the tests: how many frames the last full painting drew. */
+		F.canvas.dataset.painted = String(painted);
+		return true;
+	}
+	/*
+	 * The graph's canvas: one, drawn on again at each layout, so that
+	 * a zoom does not make its pixels anew; what it shows is F's.
+	 */
+	const flameCanvas = el('canvas');
+	flameCanvas.tabIndex = 0;
+	flameCanvas.setAttribute('role', 'img');
+	flameCanvas.setAttribute('aria-label', 'flame graph: arrow keys move between frames');
+	/* The frame under the pointer: on the graph, not the canvas,
+	 * whose part of the graph changes as the page scrolls. */
+	function frameAt(ev) {
+		const c = flameCanvas, b = c.getBoundingClientRect();
+		const x = (ev.clientX - b.left - c.clientLeft) * F.W / (c.clientWidth || F.W);
+		const y = ev.clientY - graphTop(), row = y >= 0 ? F.rows[Math.floor(y / ROW)] : null;
+		for (let k = row ? row.length : 0; k-- > 0;) {
+			const r = row[k];
+			if (x >= r.x && x < r.x + r.w)
+				return r.n;
+		}
+		return -1;
+	}
+	flameCanvas.addEventListener('mousemove', function (ev) {
+		const n = F ? frameAt(ev) : -1;
+		if (n < 0) {
+			tip.style.display = 'none';
+			return;
+		}
+		tip.textContent = frameText(n);
+		tip.style.display = 'block';
+		/* Inside the window, however near its edges: above
+		 * the pointer when there is no room below it. */
+		const de = document.documentElement;
+		tip.style.left = Math.max(0, Math.min(ev.clientX + 12,
+		    de.clientWidth - tip.offsetWidth - 4)) + 'px';
+		let y = ev.clientY + 12;
+		if (y + tip.offsetHeight + 4 > de.clientHeight)
+			y = ev.clientY - 12 - tip.offsetHeight;
+		tip.style.top = Math.max(0, Math.min(y, de.clientHeight - tip.offsetHeight - 4)) + 'px';
+	});
+	flameCanvas.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
+	flameCanvas.addEventListener('click', function (ev) {
+		const n = F ? frameAt(ev) : -1;
+		if (n < 0)
+			return;
+		S.flameRoot = n === S.flameRoot ? Math.max(F.t.parent[n], 0) : n;
+		S.flameFocus = S.flameRoot;
+		renderFlame();
+	});
+	/* The drawn children of n, left to right. */
+	function flameKids(n) {
+		const out = [];
+		for (let c = F.t.first[n]; c >= 0; c = F.t.next[c])
+			if (F.drawn.has(c))
+				out.push(c);
+		return out;
+	}
+	flameCanvas.addEventListener('keydown', function (ev) {
+		if (!F)
+			return;
+		const t = F.t, root = F.root, drawn = F.drawn;
+		let f = flameFocus(), zoom = -1;
+		if (ev.key === 'ArrowUp' && f !== root)
+			f = t.parent[f];
+		else if (ev.key === 'ArrowDown') {
+			const k = flameKids(f);
+			if (k.length)
+				f = k.reduce(function (x, y) { return drawn.get(y).w > drawn.get(x).w ? y : x; });
+		} else if ((ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') && f !== root) {
+			const k = flameKids(t.parent[f]), i = k.indexOf(f) + (ev.key === 'ArrowLeft' ? -1 : 1);
+			if (i >= 0 && i < k.length)
+				f = k[i];
+		} else if (ev.key === 'Enter' || ev.key === ' ')
+			zoom = f === root ? Math.max(t.parent[root], 0) : f;
+		else if (ev.key === 'Escape')
+			zoom = Math.max(t.parent[root], 0);
+		else
+			return;
+		ev.preventDefault();
+		if (zoom < 0) {
+			/* A move: two frames painted again, not the graph. */
+			moveFlameFocus(f);
+			seeFrame(f);
+			return;
+		}
+		S.flameRoot = S.flameFocus = zoom;
+		renderFlame();
+		refocus('#view-flame canvas');
+		seeFrame(zoom);
+	});
 	function renderFlame() {
 		const v = views.flame, t = S.tree, a = S.a, m = S.metric;
 		/* For the tests: how many times the graph was laid out. */
@@ -1470,10 +1612,7 @@
 			p.id = 'flame-matches';
 			v.append(p);
 		}
-		const box = el('div', 'flame'), canvas = el('canvas');
-		canvas.tabIndex = 0;
-		canvas.setAttribute('role', 'img');
-		canvas.setAttribute('aria-label', 'flame graph: arrow keys move between frames');
+		const box = el('div', 'flame'), canvas = flameCanvas;
 		box.append(canvas);
 		v.append(box);
 		/* The frame the keys are on, said below the graph. */
@@ -1508,19 +1647,12 @@
 			v.append(p);
 			return;
 		}
-		const dpr = window.devicePixelRatio || 1;
-		const maxRows = Math.max(1, Math.floor(CANVAS_MAX / (ROW * dpr)));
-		let cut = 0;
 		/* Lay out with an explicit stack: [node, x, depth]. */
 		const stack = [[root, 0, 0]];
 		while (stack.length) {
 			const e = stack.pop(), n = e[0], w = rootInc ? W * Math.max(inc[n], 0) / rootInc : 0;
 			if (w < 0.5)
 				continue;
-			if (e[2] >= maxRows) {
-				cut = Math.max(cut, e[2]);
-				continue;
-			}
 			const r = { n: n, x: e[1], y: e[2] * ROW, w: w };
 			rects.push(r);
 			if (e[2] > maxDepth)
@@ -1533,103 +1665,21 @@
 				x += cw;
 			}
 		}
-		if (cut)
-			v.firstChild.textContent += ' Frames below level ' + maxRows +
-			    ' are not drawn: click a deep frame to zoom in.';
-		canvas.width = W * dpr;
-		canvas.height = (maxDepth + 1) * ROW * dpr;
-		canvas.style.height = ((maxDepth + 1) * ROW) + 'px';
-		const g = canvas.getContext('2d');
-		g.scale(dpr, dpr);
-		g.font = '11px system-ui, sans-serif';
-		g.textBaseline = 'middle';
 		const drawn = new Map();
 		rects.forEach(function (r) { drawn.set(r.n, r); });
-		F = { canvas: canvas, g: g, rects: rects, rows: rows, drawn: drawn, root: root,
-		    W: W, said: said, pal: flamePalette(), found: found };
-		const focus = flameFocus();
-		rects.forEach(function (r) { paintFrame(r, r.n === focus); });
-		said.textContent = frameText(focus);
+		F = { t: t, canvas: canvas, box: box, g: canvas.getContext('2d'), rows: rows,
+		    drawn: drawn, root: root, W: W, H: (maxDepth + 1) * ROW, said: said,
+		    pal: flamePalette(), found: found };
+		sizeCanvas();
+		/* The box as tall as the graph, and the canvas's borders. */
+		box.style.height = (F.H + canvas.offsetHeight - canvas.clientHeight) + 'px';
+		paintView();
+		said.textContent = frameText(flameFocus());
 		/* For the tests: how many frames, and how far right they reach. */
 		canvas.dataset.frames = String(rects.length);
 		canvas.dataset.extent = String(rects.reduce(function (x, r) {
 			return Math.max(x, r.x + r.w);
 		}, 0) / W);
-		function at(ev) {
-			const b = canvas.getBoundingClientRect();
-			const x = (ev.clientX - b.left) * W / b.width, y = ev.clientY - b.top;
-			for (let k = rects.length - 1; k >= 0; k--) {
-				const r = rects[k];
-				if (x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + ROW)
-					return r.n;
-			}
-			return -1;
-		}
-		canvas.addEventListener('mousemove', function (ev) {
-			const n = at(ev);
-			if (n < 0) {
-				tip.style.display = 'none';
-				return;
-			}
-			tip.textContent = frameText(n);
-			tip.style.display = 'block';
-			/* Inside the window, however near its edges: above
-			 * the pointer when there is no room below it. */
-			const de = document.documentElement;
-			tip.style.left = Math.max(0, Math.min(ev.clientX + 12,
-			    de.clientWidth - tip.offsetWidth - 4)) + 'px';
-			let y = ev.clientY + 12;
-			if (y + tip.offsetHeight + 4 > de.clientHeight)
-				y = ev.clientY - 12 - tip.offsetHeight;
-			tip.style.top = Math.max(0, Math.min(y, de.clientHeight - tip.offsetHeight - 4)) + 'px';
-		});
-		canvas.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
-		canvas.addEventListener('click', function (ev) {
-			const n = at(ev);
-			if (n < 0)
-				return;
-			S.flameRoot = n === S.flameRoot ? Math.max(t.parent[n], 0) : n;
-			S.flameFocus = S.flameRoot;
-			renderFlame();
-		});
-		/* The drawn children of n, left to right. */
-		function kids(n) {
-			const out = [];
-			for (let c = t.first[n]; c >= 0; c = t.next[c])
-				if (drawn.has(c))
-					out.push(c);
-			return out;
-		}
-		canvas.addEventListener('keydown', function (ev) {
-			let f = flameFocus(), zoom = -1;
-			if (ev.key === 'ArrowUp' && f !== root)
-				f = t.parent[f];
-			else if (ev.key === 'ArrowDown') {
-				const k = kids(f);
-				if (k.length)
-					f = k.reduce(function (x, y) { return drawn.get(y).w > drawn.get(x).w ? y : x; });
-			} else if ((ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') && f !== root) {
-				const k = kids(t.parent[f]), i = k.indexOf(f) + (ev.key === 'ArrowLeft' ? -1 : 1);
-				if (i >= 0 && i < k.length)
-					f = k[i];
-			} else if (ev.key === 'Enter' || ev.key === ' ')
-				zoom = f === root ? Math.max(t.parent[root], 0) : f;
-			else if (ev.key === 'Escape')
-				zoom = Math.max(t.parent[root], 0);
-			else
-				return;
-			ev.preventDefault();
-			if (zoom < 0) {
-				/* A move: two frames painted again, not the graph. */
-				moveFlameFocus(f);
-				seeFrame(f);
-				return;
-			}
-			S.flameRoot = S.flameFocus = zoom;
-			renderFlame();
-			refocus('#view-flame canvas');
-			seeFrame(zoom);
-		});
 	}
 
 	/* Frame n of the flame graph scrolled into the window, when it is
@@ -1638,9 +1688,11 @@
 		const r = F && F.drawn.get(n);
 		if (!r)
 			return;
-		const top = F.canvas.getBoundingClientRect().top + r.y, h = window.innerHeight;
-		if (top < 0 || top + ROW > h)
+		const top = graphTop() + r.y, h = window.innerHeight;
+		if (top < 0 || top + ROW > h) {
 			window.scrollBy(0, top - h / 2);
+			paintView();
+		}
 	}
 
 	/* A frame of the flame graph in words: name, inclusive, share, self. */
@@ -1709,19 +1761,37 @@
 	}
 
 	/* The flame graph is drawn for the width it has: again when that
-	 * changes, or its labels would be stretched or squeezed. */
+	 * changes, or its labels would be stretched or squeezed; its
+	 * canvas made as tall as the window again when that changes. */
 	let resizing = 0;
 	window.addEventListener('resize', function () {
 		if (resizing)
 			return;
 		resizing = requestAnimationFrame(function () {
 			resizing = 0;
-			const c = views.flame.querySelector('canvas');
-			if (S.tab === 'flame' && c && c.clientWidth &&
-			    Math.abs(c.width / (window.devicePixelRatio || 1) - c.clientWidth) > 1)
+			if (S.tab !== 'flame' || !F)
+				return;
+			const c = F.canvas;
+			if (c.clientWidth && Math.abs(c.width / (window.devicePixelRatio || 1) - c.clientWidth) > 1)
 				renderFlame();
+			else {
+				if (F.h !== Math.min(F.H, Math.max(ROW, window.innerHeight || 0)))
+					sizeCanvas();
+				paintView();
+			}
 		});
 	});
+	/* The part of the flame graph scrolled to painted, once a frame. */
+	let scrolling = 0;
+	window.addEventListener('scroll', function () {
+		if (scrolling)
+			return;
+		scrolling = requestAnimationFrame(function () {
+			scrolling = 0;
+			if (S.tab === 'flame' && F)
+				paintView();
+		});
+	}, { passive: true });
 
 	/* The canvas takes its colours from the style sheet when drawn:
 	 * drawn again when the browser turns light or dark. */

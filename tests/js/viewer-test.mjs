@@ -28,8 +28,8 @@ const browser = await chromium.launch({
 	    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
-async function open(file, timeout = 10000) {
-	const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+async function open(file, timeout = 10000, dpr = 1) {
+	const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: dpr });
 	page.requests = [];
 	page.dialogs = [];
 	page.errors = [];
@@ -511,18 +511,75 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	check(right <= 1280, `the tooltip stays in the window (right edge ${right})`);
 	await page.close();
 }
+// The flame graph's level (0 the root) at x device px of the canvas: where
+// its middle is in the window, and the canvas's pixel there (0s where
+// the canvas does not reach).
+function flamePixel(page, level, x) {
+	return page.$eval('#view-flame canvas', (c, [level, x]) => {
+		const b = c.parentElement.getBoundingClientRect(), r = c.getBoundingClientRect();
+		const y = b.top + c.clientTop + level * 18 + 9;
+		const cy = Math.floor((y - r.top - c.clientTop) * devicePixelRatio);
+		const px = cy >= 0 && cy < c.height ? [...c.getContext('2d').getImageData(x, cy, 1, 1).data] : [0, 0, 0, 0];
+		return { y, px };
+	}, [level, x]);
+}
+// Two frames on: what a scroll repaints is painted.
+const frames2 = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 {
-	// A stack 4000 levels deep: 72,000 px of canvas, more than a
-	// browser draws; the frames that fit are drawn.
+	// A stack 4000 levels deep: 72,000 px of graph, more than a
+	// browser draws on one canvas.  The canvas is as tall as the
+	// window, over the part of the graph in view, and only the levels
+	// there are painted; every level is laid out, and a frame far down,
+	// scrolled to, is painted and answers the pointer; a search scrolls
+	// to the deepest frame and paints it; at 2 device pixels a px too.
 	writeFileSync(`${scratch}/deep4k.folded`, Array.from({ length: 4000 }, (_, i) => `f${i}`).join(';') + ' 10\n');
-	const page = await open(html(`${scratch}/deep4k.folded`, `${scratch}/deep4k.html`));
-	await page.click('#tab-flame');
-	const alpha = await page.$eval('#view-flame canvas', (c) => c.getContext('2d').getImageData(20, 5, 1, 1).data[3]);
-	check(alpha === 255, `a 4000-level flame graph is drawn (alpha ${alpha})`);
-	const hot = await page.$eval('.hotline', (e) => e.getBoundingClientRect().height);
-	check(hot < 200, `a 4000-level hot stack leaves room for the views (${hot} px)`);
-	check(page.errors.length === 0, `deep flame graph: no script errors ${page.errors.join('; ')}`);
-	await page.close();
+	html(`${scratch}/deep4k.folded`, `${scratch}/deep4k.html`);
+	for (const dpr of [1, 2]) {
+		const page = await open(`${scratch}/deep4k.html`, 10000, dpr);
+		await page.click('#tab-flame');
+		const alpha = await page.$eval('#view-flame canvas', (c) => c.getContext('2d').getImageData(20, 5, 1, 1).data[3]);
+		check(alpha === 255, `a 4000-level flame graph is drawn (alpha ${alpha}, ${dpr} dppx)`);
+		if (dpr === 1) {
+			const hot = await page.$eval('.hotline', (e) => e.getBoundingClientRect().height);
+			check(hot < 200, `a 4000-level hot stack leaves room for the views (${hot} px)`);
+		}
+		const [frames, height, painted, note] = await page.$eval('#view-flame canvas', (c) => [Number(c.dataset.frames),
+		    c.height, Number(c.dataset.painted), document.querySelector('#view-flame .note').textContent]);
+		check(frames === 4001 && height <= 900 * dpr && painted > 0 && painted <= 60 && !/not drawn/.test(note),
+		    `a 4000-level flame graph: all ${frames} frames laid out, a canvas ${height} device px tall, ${painted} painted (${dpr} dppx)`);
+		await page.fill('#search', 'f3999');
+		await page.press('#search', 'Enter');
+		await frames2(page);
+		const last = await flamePixel(page, 4000, 40 * dpr);
+		const said = await page.textContent('#flame-focus');
+		check(/^f3999:/.test(said) && last.y >= 0 && last.y + 9 <= 900 && last.px[3] === 255,
+		    `a search goes to the deepest frame, scrolled to (at ${last.y} px) and painted (${last.px}): ${said.slice(0, 20)} (${dpr} dppx)`);
+		await page.fill('#search', '');
+		await page.press('#search', 'Enter');
+		// Level 3000 (f2999) scrolled to 400 px down the window.
+		const top = await flamePixel(page, 3000, 40 * dpr);
+		await page.evaluate((y) => window.scrollBy(0, y - 409), top.y);
+		await frames2(page);
+		const deep = await flamePixel(page, 3000, 40 * dpr);
+		await page.mouse.move(200, deep.y);
+		const tip = await page.$eval('.tip', (t) => getComputedStyle(t).display === 'block' ? t.textContent : '');
+		check(Math.abs(deep.y - 409) < 1 && deep.px[3] === 255 && /^f2999:/.test(tip),
+		    `level 3000, scrolled to (at ${deep.y} px), is painted (${deep.px}) and under the pointer: ${tip.slice(0, 20)} (${dpr} dppx)`);
+		// A shorter window: a shorter canvas, the graph painted still.
+		await page.setViewportSize({ width: 1280, height: 500 });
+		await page.waitForTimeout(200);
+		await frames2(page);
+		const short = await page.$eval('#view-flame canvas', (c) => c.height);
+		const seen = await flamePixel(page, 3000, 40 * dpr);
+		check(short <= 500 * dpr && seen.y >= 0 && seen.y + 9 <= 500 && seen.px[3] === 255,
+		    `a window 500 px tall: a canvas ${short} device px tall, level 3000 at ${seen.y} px painted ${seen.px} (${dpr} dppx)`);
+		await page.mouse.click(200, seen.y);
+		const [zf, zsaid] = [await page.$eval('#view-flame canvas', (c) => Number(c.dataset.frames)),
+		    await page.textContent('#flame-focus')];
+		check(zf === 1001 && /^f2999:/.test(zsaid), `a click there zooms into it: ${zf} frames, ${zsaid.slice(0, 20)} (${dpr} dppx)`);
+		check(page.errors.length === 0, `deep flame graph: no script errors ${page.errors.join('; ')} (${dpr} dppx)`);
+		await page.close();
+	}
 }
 
 // ---- -fprof-auto-calls: names that collide are told apart by source ----
@@ -772,8 +829,10 @@ const num = (page, sel) => page.$eval(sel, (e) => Number(e.dataset.v));
 	for (let i = 0; i < 80; i++)
 		await page.keyboard.press('ArrowDown');
 	const said = await page.textContent('#flame-focus');
-	const y = await page.$eval('#view-flame canvas', (c) => c.getBoundingClientRect().top + 80 * 18);
-	check(/^f79:/.test(said) && y >= 0 && y + 18 <= 900, `a frame reached with the keys is in the window: ${said.slice(0, 12)} at ${y}`);
+	// The graph's level 80, where it is in the window, painted.
+	const { y, px } = await flamePixel(page, 80, 40);
+	check(/^f79:/.test(said) && y - 9 >= 0 && y + 9 <= 900 && px[3] === 255,
+	    `a frame reached with the keys is in the window: ${said.slice(0, 12)} at ${y - 9}, painted ${px}`);
 	await page.close();
 }
 {
