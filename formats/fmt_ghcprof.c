@@ -345,7 +345,6 @@ header_line(struct reader *r, char *line, int *want_command)
 			return parse_alloc(r, s + 11);
 	}
 	if (*want_command) {
-		/* "mj +RTS -P -RTS": the program is the first word. */
 		*want_command = 0;
 		for (e = s + strlen(s); e > s && isblank_((unsigned char)e[-1]);
 		    e--)
@@ -353,7 +352,19 @@ header_line(struct reader *r, char *line, int *want_command)
 		line[e - line] = '\0';
 		if ((rc = set_meta(r, "command", s)) != 0)
 			return rc;
-		if ((sp = strpbrk(s, " \t")) != NULL)
+		/*
+		 * GHC writes the program, its RTS options in +RTS ... -RTS,
+		 * then its arguments: "my prog +RTS -P -RTS arg".  So the
+		 * program is what comes before " +RTS", spaces and all; with
+		 * no RTS options, its first word.
+		 */
+		for (sp = strstr(s, " +RTS"); sp != NULL &&
+		    sp[5] != '\0' && !isblank_((unsigned char)sp[5]);
+		    sp = strstr(sp + 1, " +RTS"))
+			;
+		if (sp == NULL)
+			sp = strpbrk(s, " \t");
+		if (sp != NULL)
 			*sp = '\0';
 		return set_meta(r, "program", s);
 	}

@@ -83,6 +83,11 @@ pdbi_ghcjson_real(char *buf, size_t size, double d)
 {
 	int prec;
 
+	/* GHC writes its seconds with two decimals, as its text report
+	 * does: 0.50 reads back as 0.50 from either, not 0.5. */
+	snprintf(buf, size, "%.2f", d);
+	if (strtod(buf, NULL) == d)
+		return;
 	for (prec = 1; prec < 17; prec++) {
 		snprintf(buf, size, "%.*g", prec, d);
 		if (strtod(buf, NULL) == d)

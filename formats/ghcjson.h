@@ -70,7 +70,8 @@ ghcjson_sums_add(struct ghcjson_sums *s, const int64_t *vals)
 void	 pdbi_ghcjson_totals(struct pdb *db, const char *name,
 	    const struct ghcjson_sums *s);
 
-/* The shortest %g form that reads back as d: 0.04, not
+/* d with two decimals, as GHC writes seconds, when that reads back as
+ * d; else the shortest %g form that does: 0.04, not
  * 0.04000000000000001. */
 void	 pdbi_ghcjson_real(char *buf, size_t size, double d);
 

@@ -652,6 +652,48 @@ read_both(const char *text, int want, const char *msg)
 	read_both_n(text, strlen(text), want, msg);
 }
 
+/*
+ * total_time as GHC writes it, two decimals kept, as the text report's
+ * reader keeps them, through Jansson and the stream alike; a real of
+ * more decimals in its shortest form.
+ */
+Test(ghcjson, total_time_keeps_its_decimals)
+{
+	static const char *const t[][2] = {
+		{ "0.50", "0.50" }, { "1.00", "1.00" }, { "0.00", "0.00" },
+		{ "12.25", "12.25" }, { "0.125", "0.125" }, { "1e-7", "1e-07" },
+	};
+	char text[sizeof(tiny) + 64], *at, *padded, *path;
+	const char *num = "\"total_time\": 0.25";
+	size_t i, len, big;
+	struct pdb *db;
+	int pass, rc;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		at = strstr(tiny, num);
+		cr_assert(at != NULL);
+		len = (size_t)snprintf(text, sizeof(text), "%.*s\"total_time\": "
+		    "%s%s", (int)(at - tiny), tiny, t[i][0], at + strlen(num));
+		big = len + ((size_t)1 << 20) + 16;
+		padded = malloc(big);
+		cr_assert(padded != NULL);
+		memcpy(padded, text, len);
+		memset(padded + len, ' ', big - len);
+		for (pass = 0; pass < 2; pass++) {
+			db = read_text(padded, pass == 0 ? len : big,
+			    &pdb_fmt_ghcjson, ".json", &rc, &path, NULL);
+			cr_assert_eq(rc, PDB_OK, "%s", pdb_errmsg(db));
+			cr_expect_str_eq(pdb_meta_get(db, "total_time"),
+			    t[i][1], "%s (%s)", t[i][0], pass == 0 ?
+			    "Jansson" : "stream");
+			unlink(path);
+			free(path);
+			pdb_free(db);
+		}
+		free(padded);
+	}
+}
+
 /* The warnings of a read, joined. */
 static void
 keep_warning(void *arg, const char *msg)

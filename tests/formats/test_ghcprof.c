@@ -1061,6 +1061,44 @@ Test(ghcprof, cost_centres_called_total_time)
 	pdb_free(db);
 }
 
+/*
+ * The program is what comes before the RTS options, spaces and all, as
+ * GHC's JSON names it; without RTS options on the command line, the
+ * first word.
+ */
+Test(ghcprof, program_name_with_spaces)
+{
+	static const char *const cmd[][2] = {
+		{ "my prog +RTS -P -RTS arg one", "my prog" },
+		{ "my prog +RTS -P", "my prog" },
+		{ "a +RTSx b +RTS -p -RTS", "a +RTSx b" },
+		{ "prog arg one", "prog" },
+	};
+	char text[2048], msg[1024];
+	struct pdb *db;
+	size_t i;
+
+	for (i = 0; i < sizeof(cmd) / sizeof(cmd[0]); i++) {
+		snprintf(text, sizeof(text), "\tSun Nov 22 04:04 2026 Time and "
+		    "Allocation Profiling Report  (Final)\n\n\t   %s\n\n"
+		    "\ttotal time  =        0.01 secs   (10 ticks @ 1000 us, 1 "
+		    "processor)\n"
+		    "\ttotal alloc =       1,000 bytes  (excludes profiling "
+		    "overheads)\n\n"
+		    "                                         individual"
+		    "      inherited\n"
+		    "COST CENTRE MODULE SRC        no.     entries  %%time %%alloc"
+		    "   %%time %%alloc\n\n"
+		    "MAIN        MAIN   <built-in>   1           0  100.0  100.0"
+		    "   100.0  100.0\n", cmd[i][0]);
+		cr_assert_eq(read_bytes(text, strlen(text), msg, sizeof(msg),
+		    &db), PDB_OK, "%s: %s", cmd[i][0], msg);
+		expect_meta(db, "program", cmd[i][1]);
+		expect_meta(db, "command", cmd[i][0]);
+		pdb_free(db);
+	}
+}
+
 /* Cut just before the line that carries 97.9% of the time. */
 Test(ghcprof, truncated_detected_by_percentages)
 {
