@@ -371,7 +371,8 @@ tool_common_option(struct tool_common *c, int ch, const char *arg,
 		 * its warnings are lost then, not the output, from the
 		 * first warning on, which may come before the file opens.
 		 */
-		signal(SIGPIPE, c->outpath != NULL ? SIG_IGN : SIG_DFL);
+		signal(SIGPIPE, c->outpath != NULL &&
+		    !tool_output_names_stdout(c->outpath) ? SIG_IGN : SIG_DFL);
 		return 1;
 	case 'q':
 		c->quiet = 1;

@@ -231,6 +231,9 @@ int	tool_output_close(const struct tool_common *, FILE *);
  */
 int	tool_output_abort(const struct tool_common *, FILE *f,
 	    const struct pdb *db, const char *inpath);
+/* Whether path is a link to what standard output is open on, as
+ * /dev/stdout is: -o then writes standard output, not a file. */
+int	tool_output_names_stdout(const char *path);
 /* Name of the output for messages. */
 const char *tool_output_name(const struct tool_common *);
 /* Remove the temporary file of -o, from a signal handler. */

@@ -207,8 +207,8 @@ out_tmp_elsewhere(const struct stat *old)
  * /dev/stdout, /dev/fd/1 and /proc/self/fd/1 are: opened anew, a file
  * appended to (>>) would be cut, and replaced it would lose the link.
  */
-static int
-names_stdout(const char *path)
+int
+tool_output_names_stdout(const char *path)
 {
 	struct stat st, out;
 
@@ -266,10 +266,7 @@ tool_output_open(const struct tool_common *c, int binary)
 	FILE *f;
 	int exists, err;
 
-	if (c->outpath == NULL || names_stdout(c->outpath)) {
-		/* -o /dev/stdout: a closed pipe ends the tool quietly,
-		 * as without -o (common.c ignored it for -o). */
-		signal(SIGPIPE, SIG_DFL);
+	if (c->outpath == NULL || tool_output_names_stdout(c->outpath)) {
 		if (binary && !c->force && isatty(STDOUT_FILENO)) {
 			tool_warnx("refusing to write binary output to a "
 			    "terminal (use -o FILE or a pipe)");
