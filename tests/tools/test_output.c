@@ -719,12 +719,49 @@ Test(output, text_goes_out_in_big_blocks)
 	free(big);
 }
 
+/* The shim that cuts a tool's input short (tests/shim/shrink-input.c). */
+static void
+shrink_shim(char *path, size_t size)
+{
+	const char *bin = getenv("CCS_BIN");
+
+	snprintf(path, size, "%s/../shrink-input.so", bin ? bin : "build/bin");
+	cr_assert(access(path, R_OK) == 0, "no %s (make check builds it)",
+	    path);
+}
+
+/*
+ * tool, run on in (in format fmt) with the shim cutting it as var says,
+ * fails saying that in shrank, and leaves out, of text "old", and the
+ * rest of dir as they were.
+ */
+static void
+expect_shrank(const char *var, const char *shim, const char *tool,
+    const char *fmt, const char *in, const char *out, const char *dir)
+{
+	struct run r;
+
+	run(&r, "%s=%s LD_PRELOAD=%s ASAN_OPTIONS=\"$ASAN_OPTIONS:"
+	    "verify_asan_link_order=0\" %s %s -o %s", var, in, shim, tool, in,
+	    out);
+	cr_expect_eq(r.status, 1, "%s on %s: exit %d: %s", tool, fmt,
+	    r.status, r.err);
+	cr_expect(strstr(r.err, ": the file shrank while it was read\n") !=
+	    NULL && strstr(r.err, in) != NULL, "%s on %s: %s", tool, fmt,
+	    r.err);
+	run_free(&r);
+	run(&r, "cat %s; ls -A %s", out, dir);
+	cr_expect_str_eq(r.out, "old\nin.prof\nout\n", "%s on %s left: %s",
+	    tool, fmt, r.out);
+	run_free(&r);
+}
+
 /*
  * An input file cut short at a line while a tool reads it, not mapped
  * (the text formats, gzip): the rest reads as a shorter profile that
  * ends well, and folded stacks made one with exit 0.  It is the same
- * error as for a mapped file, with -o's earlier file left as it was.
- * tests/shim/shrink-input.c cuts the file after the first read.
+ * error as for a mapped file.  The shim cuts the file after the first
+ * read.
  */
 Test(output, input_shrinking_while_read, .timeout = 240)
 {
@@ -734,16 +771,12 @@ Test(output, input_shrinking_while_read, .timeout = 240)
 	static const char *const formats[] = {
 		"folded", "ghc-prof", "ghc-json", "json", "folded.gz",
 	};
-	const char *bin = getenv("CCS_BIN");
 	char *dir = make_temp_dir(), shim[4096], in[4096], out[4096],
 	    fmt[32], *gz;
 	struct run r;
 	size_t i, j;
 
-	snprintf(shim, sizeof(shim), "%s/../shrink-input.so",
-	    bin ? bin : "build/bin");
-	cr_assert(access(shim, R_OK) == 0, "no %s (make check builds it)",
-	    shim);
+	shrink_shim(shim, sizeof(shim));
 	snprintf(in, sizeof(in), "%s/in.prof", dir);
 	snprintf(out, sizeof(out), "%s/out", dir);
 	for (j = 0; j < sizeof(formats) / sizeof(formats[0]); j++)
@@ -759,20 +792,8 @@ Test(output, input_shrinking_while_read, .timeout = 240)
 			    gz != NULL ? "gzip -c" : "cat", in, in, in, out);
 			cr_assert_eq(r.status, 0, "%s", r.err);
 			run_free(&r);
-			run(&r, "SHRINK_ON_READ=%s LD_PRELOAD=%s "
-			    "ASAN_OPTIONS=\"$ASAN_OPTIONS:"
-			    "verify_asan_link_order=0\" %s %s -o %s", in, shim,
-			    tools[i], in, out);
-			cr_expect_eq(r.status, 1, "%s on %s: exit %d: %s",
-			    tools[i], formats[j], r.status, r.err);
-			cr_expect(strstr(r.err, ": the file shrank while it "
-			    "was read\n") != NULL && strstr(r.err, in) != NULL,
-			    "%s on %s: %s", tools[i], formats[j], r.err);
-			run_free(&r);
-			run(&r, "cat %s; ls -A %s", out, dir);
-			cr_expect_str_eq(r.out, "old\nin.prof\nout\n",
-			    "%s on %s left: %s", tools[i], formats[j], r.out);
-			run_free(&r);
+			expect_shrank("SHRINK_ON_READ", shim, tools[i],
+			    formats[j], in, out, dir);
 		}
 	remove_temp(dir);
 	free(dir);
@@ -782,8 +803,8 @@ Test(output, input_shrinking_while_read, .timeout = 240)
  * An input file cut short while a tool has it mapped (the profiled
  * program run again) is an error like any bad input: a message naming
  * the file, exit 1, and -o's earlier file left as it was; never a
- * SIGBUS.  tests/shim/shrink-input.c cuts the file to 4 KB as soon as
- * the library maps it.
+ * SIGBUS.  The shim cuts the file to 4 KB as soon as the library maps
+ * it.
  */
 Test(output, input_shrinking_while_mapped, .timeout = 120)
 {
@@ -794,15 +815,11 @@ Test(output, input_shrinking_while_mapped, .timeout = 120)
 		"ccs-callers main",
 	};
 	static const char *const formats[] = { "dump", "pgcl" };
-	const char *bin = getenv("CCS_BIN");
 	char *dir = make_temp_dir(), shim[4096], in[4096], out[4096];
 	struct run r;
 	size_t i, j;
 
-	snprintf(shim, sizeof(shim), "%s/../shrink-input.so",
-	    bin ? bin : "build/bin");
-	cr_assert(access(shim, R_OK) == 0, "no %s (make check builds it)",
-	    shim);
+	shrink_shim(shim, sizeof(shim));
 	snprintf(in, sizeof(in), "%s/in.prof", dir);
 	snprintf(out, sizeof(out), "%s/out", dir);
 	for (j = 0; j < sizeof(formats) / sizeof(formats[0]); j++)
@@ -811,20 +828,8 @@ Test(output, input_shrinking_while_mapped, .timeout = 120)
 			    "echo old > %s", formats[j], in, out);
 			cr_assert_eq(r.status, 0, "%s", r.err);
 			run_free(&r);
-			run(&r, "SHRINK_ON_MAP=%s LD_PRELOAD=%s "
-			    "ASAN_OPTIONS=\"$ASAN_OPTIONS:"
-			    "verify_asan_link_order=0\" %s %s -o %s", in, shim,
-			    tools[i], in, out);
-			cr_expect_eq(r.status, 1, "%s on %s: exit %d: %s",
-			    tools[i], formats[j], r.status, r.err);
-			cr_expect(strstr(r.err, ": the file shrank while it "
-			    "was read\n") != NULL && strstr(r.err, in) != NULL,
-			    "%s on %s: %s", tools[i], formats[j], r.err);
-			run_free(&r);
-			run(&r, "cat %s; ls -A %s", out, dir);
-			cr_expect_str_eq(r.out, "old\nin.prof\nout\n",
-			    "%s on %s left: %s", tools[i], formats[j], r.out);
-			run_free(&r);
+			expect_shrank("SHRINK_ON_MAP", shim, tools[i],
+			    formats[j], in, out, dir);
 		}
 	remove_temp(dir);
 	free(dir);
