@@ -1760,38 +1760,38 @@
 			renderCallers();
 	}
 
+	/* fn run at the next frame, once however often the event comes. */
+	function onceAFrame(fn) {
+		let pending = 0;
+		return function () {
+			if (pending)
+				return;
+			pending = requestAnimationFrame(function () {
+				pending = 0;
+				fn();
+			});
+		};
+	}
 	/* The flame graph is drawn for the width it has: again when that
 	 * changes, or its labels would be stretched or squeezed; its
 	 * canvas made as tall as the window again when that changes. */
-	let resizing = 0;
-	window.addEventListener('resize', function () {
-		if (resizing)
+	window.addEventListener('resize', onceAFrame(function () {
+		if (S.tab !== 'flame' || !F)
 			return;
-		resizing = requestAnimationFrame(function () {
-			resizing = 0;
-			if (S.tab !== 'flame' || !F)
-				return;
-			const c = F.canvas;
-			if (c.clientWidth && Math.abs(c.width / (window.devicePixelRatio || 1) - c.clientWidth) > 1)
-				renderFlame();
-			else {
-				if (F.h !== Math.min(F.H, Math.max(ROW, window.innerHeight || 0)))
-					sizeCanvas();
-				paintView();
-			}
-		});
-	});
+		const c = F.canvas;
+		if (c.clientWidth && Math.abs(c.width / (window.devicePixelRatio || 1) - c.clientWidth) > 1)
+			renderFlame();
+		else {
+			if (F.h !== Math.min(F.H, Math.max(ROW, window.innerHeight || 0)))
+				sizeCanvas();
+			paintView();
+		}
+	}));
 	/* The part of the flame graph scrolled to painted, once a frame. */
-	let scrolling = 0;
-	window.addEventListener('scroll', function () {
-		if (scrolling)
-			return;
-		scrolling = requestAnimationFrame(function () {
-			scrolling = 0;
-			if (S.tab === 'flame' && F)
-				paintView();
-		});
-	}, { passive: true });
+	window.addEventListener('scroll', onceAFrame(function () {
+		if (S.tab === 'flame' && F)
+			paintView();
+	}), { passive: true });
 
 	/* The canvas takes its colours from the style sheet when drawn:
 	 * drawn again when the browser turns light or dark. */
