@@ -424,6 +424,61 @@ Test(ccs_select, output_is_compressed)
 }
 
 /*
+ * Many names given as options are looked up among the labels sorted,
+ * not matched as globs one cost centre at a time: the warnings are
+ * those that each name given alone gets, for labels, full names with
+ * modules of one or more components, and names a dot makes look like
+ * full names.
+ */
+Test(ccs_select, many_names_warned_as_one)
+{
+	static const char *const names[] = {
+		"f", "Main.f", "g", "Lib.X.g", "X.g", "h", "Lib.X.CAF", "CAF",
+		"Other.CAF", "q", "nosuch", "Main.nosuch", "M3.w3", "w4",
+		"M1.w4", "M4.w4", "Lib.g", "Lib", "X.CAF", "Main.", ".f",
+		"Lib.X.", "M6.w6", "M6.w13",
+	};
+	char args[4096] = "", *data = NULL, *in, *all;
+	size_t i, len = 0, n = sizeof(names) / sizeof(names[0]);
+	struct run r;
+	FILE *f = open_memstream(&data, &len);
+
+	cr_assert(f != NULL);
+	fputs("MAIN;Main.f;Lib.X.g;h 3\nMAIN;Main.f;Lib.X.CAF 2\n"
+	    "MAIN;Other.CAF;q 1\n", f);
+	for (i = 0; i < 200; i++)
+		fprintf(f, "MAIN;M%zu.w%zu 1\n", i % 7, i);
+	fclose(f);
+	in = write_temp(data, len, ".folded");
+	free(data);
+	for (i = 0; i < n; i++) {
+		strcat(args, " -s '");
+		strcat(args, names[i]);
+		strcat(args, "'");
+	}
+	cr_assert(n >= 16, "fewer names than make ccs-select sort the labels");
+	run(&r, "ccs-select -t folded %s %s 2>&1 >/dev/null", args, in);
+	all = strdup(r.out);
+	run_free(&r);
+	args[0] = '\0';
+	for (i = 0; i < n; i++) {
+		strcat(args, " '");
+		strcat(args, names[i]);
+		strcat(args, "'");
+	}
+	run(&r, "for n in%s; do ccs-select -t folded -s \"$n\" %s; done "
+	    "2>&1 >/dev/null", args, in);
+	cr_expect_str_eq(all, r.out, "together:\n%s\none by one:\n%s", all,
+	    r.out);
+	cr_expect(strstr(all, "'nosuch'") != NULL && strstr(all, "'Main.f'") ==
+	    NULL && strstr(all, "'M6.w13'") == NULL, "%s", all);
+	run_free(&r);
+	free(all);
+	unlink(in);
+	free(in);
+}
+
+/*
  * A pattern that matches nothing is a warning, not a silent no-op: a
  * typo, or a glob bracket in another profiler's names (async-profiler's
  * "_[j]"), for which it says how to write the name.  The projection is

@@ -74,6 +74,94 @@ matches_any(const struct pdb *db, const char *pat)
 	return 0;
 }
 
+/* Whether pat has no glob metacharacter: it matches only itself. */
+static int
+is_literal(const char *pat)
+{
+	return strpbrk(pat, "*?[\\") == NULL;
+}
+
+/*
+ * The cost centres sorted by label, for names given as patterns: each
+ * found by binary search, where matches_any() runs two fnmatch() calls
+ * a cost centre, which made 8,000 names given with -s or --exclude on
+ * 100,000 cost centres take seconds.
+ */
+#define BY_LABEL_MIN	16	/* names for which to sort the labels */
+
+struct by_label {
+	const struct pdb	*db;
+	uint32_t		*cc;
+	uint32_t		 n;
+};
+
+static const struct pdb *sorting_db;	/* for cmp_label(): no qsort_r */
+
+static int
+cmp_label(const void *a, const void *b)
+{
+	return strcmp(pdb_cc_label(sorting_db, *(const uint32_t *)a),
+	    pdb_cc_label(sorting_db, *(const uint32_t *)b));
+}
+
+static void
+by_label_make(struct by_label *x, const struct pdb *db)
+{
+	uint32_t cc;
+
+	x->db = db;
+	x->n = pdb_cc_count(db);
+	x->cc = xreallocarray(NULL, (size_t)x->n + 1, sizeof(*x->cc));
+	for (cc = 0; cc < x->n; cc++)
+		x->cc[cc] = cc;
+	sorting_db = db;
+	qsort(x->cc, x->n, sizeof(*x->cc), cmp_label);
+}
+
+/* The first of x's cost centres whose label is not below key; x->n if
+ * none. */
+static uint32_t
+by_label_first(const struct by_label *x, const char *key)
+{
+	uint32_t lo = 0, hi = x->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (strcmp(pdb_cc_label(x->db, x->cc[mid]), key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Whether name is the label or the full name (Module.label) of a cost
+ * centre in x. */
+static int
+by_label_names(const struct by_label *x, const char *name)
+{
+	const char *dot, *label, *mod;
+	uint32_t i;
+	size_t mlen;
+
+	i = by_label_first(x, name);
+	if (i < x->n && strcmp(pdb_cc_label(x->db, x->cc[i]), name) == 0)
+		return 1;
+	/* Module.label: at each dot, the module before and label after. */
+	for (dot = strchr(name, '.'); dot != NULL; dot = strchr(dot + 1, '.')) {
+		label = dot + 1;
+		mlen = (size_t)(dot - name);
+		for (i = by_label_first(x, label); i < x->n &&
+		    strcmp(pdb_cc_label(x->db, x->cc[i]), label) == 0; i++) {
+			mod = pdb_cc_module(x->db, x->cc[i]);
+			if (mlen > 0 && strlen(mod) == mlen &&
+			    memcmp(mod, name, mlen) == 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* Whether pat, taken as text, is the label or the full name of a cost
  * centre of db. */
 static int
@@ -88,6 +176,16 @@ names_one(const struct pdb *db, const char *pat)
 	return 0;
 }
 
+/* Whether pat matches a cost centre of db; through x, when made, if it
+ * is a name. */
+static int
+pattern_matches(const struct by_label *x, const struct pdb *db,
+    const char *pat)
+{
+	return x->cc != NULL && is_literal(pat) ? by_label_names(x, pat) :
+	    matches_any(db, pat);
+}
+
 /*
  * A pattern that matches nothing.  When it is a name as it stands, such
  * as "render[it]", whose brackets a glob takes for a class, say how to
@@ -100,7 +198,7 @@ say_unmatched(const struct pdb *db, const char *path, const char *opt,
 	char *lit;
 	size_t i, n = 0;
 
-	if (!names_one(db, pat)) {
+	if (is_literal(pat) || !names_one(db, pat)) {
 		tool_warnx("warning: %s: no cost centre matches %s '%s'",
 		    tool_input_name(path), opt, pat);
 		return;
@@ -123,15 +221,24 @@ void
 tool_unmatched(const struct tool_common *c, const struct pdb *db,
     const char *path)
 {
-	size_t i;
+	struct by_label x = { NULL, NULL, 0 };
+	size_t i, nlit = 0;
 
+	/* A few names are found as fast by matching them as globs. */
 	for (i = 0; i < c->npats; i++)
-		if (!matches_any(db, c->pats[i].pat))
+		nlit += is_literal(c->pats[i].pat);
+	for (i = 0; i < c->nexcludes; i++)
+		nlit += is_literal(c->excludes[i]);
+	if (nlit >= BY_LABEL_MIN)
+		by_label_make(&x, db);
+	for (i = 0; i < c->npats; i++)
+		if (!pattern_matches(&x, db, c->pats[i].pat))
 			say_unmatched(db, path, c->pats[i].opt,
 			    c->pats[i].pat);
 	for (i = 0; i < c->nexcludes; i++)
-		if (!matches_any(db, c->excludes[i]))
+		if (!pattern_matches(&x, db, c->excludes[i]))
 			say_unmatched(db, path, "--exclude", c->excludes[i]);
+	free(x.cc);
 }
 
 int
