@@ -158,6 +158,44 @@ Test(ccs_prune, fig7_min_pct)
 	    "ccs-stacks");
 }
 
+/*
+ * The root's cost centre where it comes again above the root is
+ * excluded by its name, by a glob and among many names alike, though a
+ * selection keeps it wherever it is: the root itself stays.
+ */
+Test(ccs_prune, exclude_names_the_roots_cost_centre)
+{
+#define CC(l)	"{\"label\":\"" l "\",\"module\":0,\"src\":\"\"," \
+		"\"caf\":false,\"synthetic\":false,\"id\":-1}"
+	static const char json[] = "{\"format\":\"ccstools-profile\","
+	    "\"version\":1,\"metadata\":{},\"metrics\":[{\"name\":\"ticks\","
+	    "\"unit\":\"ticks\",\"kind\":\"cost\",\"approximate\":false}],"
+	    "\"modules\":[\"M\"],\"cost_centres\":[" CC("MAIN") "," CC("a")
+	    "," CC("b") "],\"nodes\":[[0,2,0],[1,1,0],[0,0,3],[2,0,1]]}";
+#undef CC
+	static const char *const how[] = {
+		"--exclude MAIN", "--exclude 'M*N'",
+		"--exclude x1 --exclude x2 --exclude x3 --exclude x4 "
+		"--exclude x5 --exclude x6 --exclude x7 --exclude x8 "
+		"--exclude x9 --exclude x10 --exclude x11 --exclude x12 "
+		"--exclude x13 --exclude x14 --exclude x15 --exclude x16 "
+		"--exclude M.MAIN",
+	};
+	char *in = write_temp(json, sizeof(json) - 1, ".json");
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
+		run(&r, "ccs-prune -q %s -t folded %s 2>/dev/null", how[i], in);
+		cr_expect_eq(r.status, 0, "%s", how[i]);
+		cr_expect_str_eq(r.out, "M.MAIN;M.a 3\nM.MAIN;M.b 1\n", "%s",
+		    how[i]);
+		run_free(&r);
+	}
+	unlink(in);
+	free(in);
+}
+
 Test(ccs_prune, fig7_exclude_removes_the_subtree)
 {
 	struct run r;
