@@ -82,84 +82,76 @@ is_literal(const char *pat)
 }
 
 /*
- * The cost centres sorted by label, for names given as patterns: each
- * found by binary search, where matches_any() runs two fnmatch() calls
- * a cost centre, which made 8,000 names given with -s or --exclude on
- * 100,000 cost centres take seconds.
+ * The names given as patterns, sorted and each once, with whether some
+ * cost centre has it as its label or full name: each cost centre looks
+ * its two names up, where matches_any() took two fnmatch() calls a cost
+ * centre for each pattern, and 4,000 names on 100,000 cost centres took
+ * seconds.
  */
-#define BY_LABEL_MIN	16	/* names for which to sort the labels */
-
-struct by_label {
-	const struct pdb	*db;
-	uint32_t		*cc;
-	uint32_t		 n;
+struct names {
+	const char	**name;
+	unsigned char	 *hit;
+	size_t		  n;
 };
 
-static const struct pdb *sorting_db;	/* for cmp_label(): no qsort_r */
-
 static int
-cmp_label(const void *a, const void *b)
+cmp_name(const void *a, const void *b)
 {
-	return strcmp(pdb_cc_label(sorting_db, *(const uint32_t *)a),
-	    pdb_cc_label(sorting_db, *(const uint32_t *)b));
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The index of s in x, or x->n. */
+static size_t
+names_find(const struct names *x, const char *s)
+{
+	const char **p = x->n > 0 ? bsearch(&s, x->name, x->n,
+	    sizeof(*x->name), cmp_name) : NULL;
+
+	return p != NULL ? (size_t)(p - x->name) : x->n;
 }
 
 static void
-by_label_make(struct by_label *x, const struct pdb *db)
+names_add(struct names *x, const char *pat)
 {
+	if (is_literal(pat))
+		x->name[x->n++] = pat;
+}
+
+/* The literal patterns of c, marked where a cost centre of db has one. */
+static void
+names_make(struct names *x, const struct tool_common *c,
+    const struct pdb *db)
+{
+	size_t i, k;
 	uint32_t cc;
 
-	x->db = db;
-	x->n = pdb_cc_count(db);
-	x->cc = xreallocarray(NULL, (size_t)x->n + 1, sizeof(*x->cc));
-	for (cc = 0; cc < x->n; cc++)
-		x->cc[cc] = cc;
-	sorting_db = db;
-	qsort(x->cc, x->n, sizeof(*x->cc), cmp_label);
-}
-
-/* The first of x's cost centres whose label is not below key; x->n if
- * none. */
-static uint32_t
-by_label_first(const struct by_label *x, const char *key)
-{
-	uint32_t lo = 0, hi = x->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (strcmp(pdb_cc_label(x->db, x->cc[mid]), key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	x->name = xreallocarray(NULL, c->npats + c->nexcludes + 1,
+	    sizeof(*x->name));
+	x->n = 0;
+	for (i = 0; i < c->npats; i++)
+		names_add(x, c->pats[i].pat);
+	for (i = 0; i < c->nexcludes; i++)
+		names_add(x, c->excludes[i]);
+	qsort(x->name, x->n, sizeof(*x->name), cmp_name);
+	for (i = k = 0; i < x->n; i++)
+		if (k == 0 || strcmp(x->name[k - 1], x->name[i]) != 0)
+			x->name[k++] = x->name[i];
+	x->n = k;
+	x->hit = xreallocarray(NULL, x->n + 1, 1);
+	memset(x->hit, 0, x->n + 1);
+	for (cc = 0; x->n > 0 && cc < pdb_cc_count(db); cc++) {
+		x->hit[names_find(x, pdb_cc_label(db, cc))] = 1;
+		x->hit[names_find(x, pdb_cc_fullname(db, cc))] = 1;
 	}
-	return lo;
 }
 
-/* Whether name is the label or the full name (Module.label) of a cost
- * centre in x. */
+/* Whether pat matches a cost centre of db: a name looked up in x. */
 static int
-by_label_names(const struct by_label *x, const char *name)
+pattern_matches(const struct names *x, const struct pdb *db,
+    const char *pat)
 {
-	const char *dot, *label, *mod;
-	uint32_t i;
-	size_t mlen;
-
-	i = by_label_first(x, name);
-	if (i < x->n && strcmp(pdb_cc_label(x->db, x->cc[i]), name) == 0)
-		return 1;
-	/* Module.label: at each dot, the module before and label after. */
-	for (dot = strchr(name, '.'); dot != NULL; dot = strchr(dot + 1, '.')) {
-		label = dot + 1;
-		mlen = (size_t)(dot - name);
-		for (i = by_label_first(x, label); i < x->n &&
-		    strcmp(pdb_cc_label(x->db, x->cc[i]), label) == 0; i++) {
-			mod = pdb_cc_module(x->db, x->cc[i]);
-			if (mlen > 0 && strlen(mod) == mlen &&
-			    memcmp(mod, name, mlen) == 0)
-				return 1;
-		}
-	}
-	return 0;
+	return is_literal(pat) ? x->hit[names_find(x, pat)] :
+	    matches_any(db, pat);
 }
 
 /* Whether pat, taken as text, is the label or the full name of a cost
@@ -174,16 +166,6 @@ names_one(const struct pdb *db, const char *pat)
 		    strcmp(pdb_cc_fullname(db, cc), pat) == 0)
 			return 1;
 	return 0;
-}
-
-/* Whether pat matches a cost centre of db; through x, when made, if it
- * is a name. */
-static int
-pattern_matches(const struct by_label *x, const struct pdb *db,
-    const char *pat)
-{
-	return x->cc != NULL && is_literal(pat) ? by_label_names(x, pat) :
-	    matches_any(db, pat);
 }
 
 /*
@@ -221,16 +203,10 @@ void
 tool_unmatched(const struct tool_common *c, const struct pdb *db,
     const char *path)
 {
-	struct by_label x = { NULL, NULL, 0 };
-	size_t i, nlit = 0;
+	struct names x;
+	size_t i;
 
-	/* A few names are found as fast by matching them as globs. */
-	for (i = 0; i < c->npats; i++)
-		nlit += is_literal(c->pats[i].pat);
-	for (i = 0; i < c->nexcludes; i++)
-		nlit += is_literal(c->excludes[i]);
-	if (nlit >= BY_LABEL_MIN)
-		by_label_make(&x, db);
+	names_make(&x, c, db);
 	for (i = 0; i < c->npats; i++)
 		if (!pattern_matches(&x, db, c->pats[i].pat))
 			say_unmatched(db, path, c->pats[i].opt,
@@ -238,7 +214,8 @@ tool_unmatched(const struct tool_common *c, const struct pdb *db,
 	for (i = 0; i < c->nexcludes; i++)
 		if (!pattern_matches(&x, db, c->excludes[i]))
 			say_unmatched(db, path, "--exclude", c->excludes[i]);
-	free(x.cc);
+	free(x.name);
+	free(x.hit);
 }
 
 int
