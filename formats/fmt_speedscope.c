@@ -3,9 +3,14 @@
  * Copyright (c) 2026 The ccstools authors
  *
  * speedscope's file format (https://www.speedscope.app/file-format-schema.json):
- * one "sampled" profile per cost metric, whose samples are the stacks
- * with a positive own cost (frames root first) weighted by that cost.
- * Frames are cost centres.  speedscope cannot show negative weights
+ * one profile per cost metric, whose frames are cost centres, and that
+ * shows each stack with a positive own cost, weighted by that cost.  A
+ * "sampled" profile lists those stacks, frames root first: the smaller
+ * file while stacks are shallow, but as large as the sum of their
+ * depths.  An "evented" profile opens and closes frames as the tree is
+ * walked: some 70 bytes a stack, whatever its depth.  Each profile is
+ * written in the form that its estimated size says is the smaller, but
+ * for stacks deeper than speedscope can read as events.  speedscope cannot show negative weights
  * (Clean's garbage collector "allocates" negative words): those stacks
  * are left out with a warning.
  */
@@ -94,31 +99,83 @@ frames_of(struct pdb *db)
 }
 
 /*
- * What a metric's profile needs before its samples: its total (past
- * 2^63 - 1 only as a double: speedscope reads numbers as doubles) and
- * how many stacks are left out for a negative cost.
+ * What a metric's profile needs before its stacks: its total (past
+ * 2^63 - 1 only as a double: speedscope reads numbers as doubles), how
+ * many stacks are left out for a negative cost, and what its frames
+ * take as samples (each stack's frames, as digits and a comma each) and
+ * as events (the frames opened, each once, the same way).
  */
 struct sums {
 	int64_t		 total;
 	double		 dtotal;
 	int		 big;
 	uint64_t	 negative;
+	uint64_t	 stacks;
+	uint64_t	 sample_bytes;
+	uint64_t	 opens;
+	uint64_t	 open_bytes;
+	uint32_t	 deepest;
 };
 
-static void
-sums_of(const struct pdb *db, unsigned m, struct sums *s)
+/*
+ * speedscope sorts the call tree of an evented profile recursively, and
+ * Chromium's stack ends ("Maximum call stack size exceeded") somewhere
+ * between 6,000 and 8,000 frames deep: deeper profiles stay samples.
+ */
+#define EVENTS_DEPTH_MAX 4000
+
+/* The number of decimal digits of v. */
+static unsigned
+digits(uint64_t v)
 {
-	uint32_t n;
+	unsigned n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* The sums of metric m; -1 when out of memory. */
+static int
+sums_of(const struct pdb *db, unsigned m, int skip, struct sums *s)
+{
+	uint32_t n, depth, base = skip ? 1 : 0, open = 0;
+	uint64_t *frame_bytes = NULL;	/* of the path down to a depth */
+	size_t cap = 0;
 	int64_t v;
 
 	memset(s, 0, sizeof(*s));
-	for (n = pdb_walk_first(db, NULL); n != PDB_NONE;
-	    n = pdb_walk_next(db, n, NULL)) {
+	for (n = pdb_walk_first(db, &depth); n != PDB_NONE;
+	    n = pdb_walk_next(db, n, &depth)) {
+		if (pdb_buf_reserve(&frame_bytes, &cap,
+		    ((size_t)depth + 1) * sizeof(*frame_bytes))) {
+			free(frame_bytes);
+			return -1;
+		}
+		frame_bytes[depth] = (depth > base ? frame_bytes[depth - 1] :
+		    0) + digits(pdb_node_cc(db, n)) + 1;
+		if (base + open > depth)
+			open = depth > base ? depth - base : 0;
 		v = pdb_node_value(db, n, m);
 		if (v < 0)
 			s->negative++;
 		if (v <= 0)
 			continue;
+		s->stacks++;
+		s->sample_bytes += frame_bytes[depth];
+		if (depth + 1 - base > s->deepest)	/* frames */
+			s->deepest = depth + 1 - base;
+		if (depth < base) {
+			s->opens++;
+			s->open_bytes += frame_bytes[depth];
+		} else {
+			s->opens += depth + 1 - base - open;
+			s->open_bytes += frame_bytes[depth] -
+			    (open > 0 ? frame_bytes[base + open - 1] : 0);
+			open = depth + 1 - base;
+		}
 		/* v > 0 and total >= 0 */
 		if (s->total > INT64_MAX - v)
 			s->big = 1;
@@ -126,6 +183,8 @@ sums_of(const struct pdb *db, unsigned m, struct sums *s)
 			s->total += v;
 		s->dtotal += (double)v;
 	}
+	free(frame_bytes);
+	return 0;
 }
 
 /*
@@ -201,6 +260,106 @@ put_samples(FILE *out, const struct pdb *db, unsigned m, int skip, int pass,
 }
 
 /*
+ * Where a profile's events are: the frames open (the path's first
+ * "open" cost centres, "base" on) and the value reached, an integer or,
+ * for a total past 2^63 - 1, a double.
+ */
+struct events {
+	FILE		*out;
+	uint32_t	*path;
+	size_t		 pathcap;
+	uint32_t	 open;
+	int64_t		 at;
+	double		 dat;
+	int		 big;
+	int		 first;
+	char		 line[64];
+};
+
+/* One event: type 'O' or 'C' of frame cc at the value reached. */
+static void
+put_event(struct events *e, char type, uint32_t cc)
+{
+	static const char head[] = "{\"type\":\"O\",\"frame\":";
+	char *p = e->line;
+
+	if (!e->first)
+		*p++ = ',';
+	e->first = 0;
+	memcpy(p, head, sizeof(head) - 1);
+	p[9] = type;
+	p += sizeof(head) - 1;
+	p = pdb_put_decimal(p, cc);
+	memcpy(p, ",\"at\":", 6);
+	p += 6;
+	if (e->big)
+		p += sprintf(p, "%.17g", e->dat);
+	else
+		p = pdb_put_decimal(p, e->at);
+	*p++ = '}';
+	fwrite(e->line, 1, (size_t)(p - e->line), e->out);
+}
+
+/* Advance by a positive cost v (scaled, and so within the total). */
+static void
+advance(struct events *e, int64_t v)
+{
+	if (e->big)
+		e->dat += (double)v;
+	else
+		e->at += v;
+}
+
+/*
+ * The events of metric m, written as the tree is walked: a frame opens
+ * when the first stack through it with a positive own cost is reached,
+ * which then runs for that cost, and closes when the walk leaves it.
+ * So a subtree without such a stack has no events, and the file grows
+ * with the nodes, not with their depth.  A node's own cost comes before
+ * its children's, and the frames are root first; a synthetic root is no
+ * frame but for the cost left on it, where it is the only one, as in
+ * ccs-flat.  Returns -1 when out of memory.
+ */
+static int
+put_events(FILE *out, const struct pdb *db, unsigned m, int skip, int big,
+    int64_t scale)
+{
+	struct events e = { .out = out, .big = big, .first = 1 };
+	uint32_t n, depth, base = skip ? 1 : 0;
+	int64_t v;
+	int rc = 0;
+
+	for (n = pdb_walk_first(db, &depth); n != PDB_NONE && !ferror(out);
+	    n = pdb_walk_next(db, n, &depth)) {
+		/* Frames at this depth and deeper are off the path. */
+		for (; e.open > 0 && base + e.open > depth; e.open--)
+			put_event(&e, 'C', e.path[base + e.open - 1]);
+		if (pdb_buf_reserve(&e.path, &e.pathcap,
+		    ((size_t)depth + 1) * sizeof(*e.path))) {
+			rc = -1;
+			break;
+		}
+		e.path[depth] = pdb_node_cc(db, n);
+		if ((v = pdb_node_value(db, n, m)) <= 0)
+			continue;
+		if (depth < base) {
+			/* The synthetic root, first of the walk. */
+			put_event(&e, 'O', e.path[0]);
+			advance(&e, v * scale);
+			put_event(&e, 'C', e.path[0]);
+			continue;
+		}
+		for (; base + e.open <= depth; e.open++)
+			put_event(&e, 'O', e.path[base + e.open]);
+		advance(&e, v * scale);
+	}
+	for (; e.open > 0 && !rc; e.open--)
+		put_event(&e, 'C', e.path[base + e.open - 1]);
+	free(e.path);
+	return rc;
+}
+
+/*
  * The nanoseconds of a tick of metric mt, when the profile says how long
  * a tick is (GHC's tick interval, Clean's ticks per second), so that
  * speedscope shows time rather than bare counts; 0 when it does not, or
@@ -221,16 +380,35 @@ tick_ns(const struct pdb *db, const struct pdb_metric *mt)
 	return 0;
 }
 
-/* One metric's "sampled" profile.  Returns -1 when out of memory. */
+/*
+ * Is a profile to be written as events: the smaller form, and not too
+ * deep for speedscope?  Samples take their frames and, per stack, a
+ * bracket, two commas and a weight; events take 28 bytes, a frame and a
+ * value for each frame opened or closed.  Values are taken to be as
+ * long as the total.
+ */
+static int
+events_chosen(const struct sums *s, int64_t scale)
+{
+	uint64_t end = s->big ? 24 : digits((uint64_t)(s->total * scale));
+
+	if (s->deepest > EVENTS_DEPTH_MAX)
+		return 0;
+	return 2 * (s->opens * (28 + end) + s->open_bytes) <
+	    s->sample_bytes + s->stacks * (3 + end);
+}
+
+/* One metric's profile.  Returns -1 when out of memory. */
 static int
 put_profile(FILE *out, struct pdb *db, unsigned m, int skip)
 {
 	const struct pdb_metric *mt = pdb_metric(db, m);
 	struct sums s;
 	int64_t scale;
-	int nomem = 0;
+	int nomem = 0, evented;
 
-	sums_of(db, m, &s);
+	if (sums_of(db, m, skip, &s) != 0)
+		return -1;
 	/* Every weight is at most the total, which must fit scaled. */
 	scale = tick_ns(db, mt);
 	if (scale == 0 || s.big || s.total > INT64_MAX / scale)
@@ -238,7 +416,9 @@ put_profile(FILE *out, struct pdb *db, unsigned m, int skip)
 	if (s.negative > 0)
 		pdb_warn(db, "speedscope: %" PRIu64 " stacks with negative "
 		    "%s left out", s.negative, mt->name);
-	fputs("{\"type\":\"sampled\",\"name\":", out);
+	evented = events_chosen(&s, scale);
+	fputs(evented ? "{\"type\":\"evented\",\"name\":" :
+	    "{\"type\":\"sampled\",\"name\":", out);
 	nomem |= put_json(out, utf8_string(mt->name));
 	fputs(",\"unit\":", out);
 	nomem |= put_json(out, json_string(scale > 1 ? "nanoseconds" :
@@ -246,10 +426,15 @@ put_profile(FILE *out, struct pdb *db, unsigned m, int skip)
 	fputs(",\"startValue\":0,\"endValue\":", out);
 	nomem |= put_json(out, s.big ? json_real(s.dtotal) :
 	    json_integer(s.total * scale));
-	fputs(",\"samples\":[", out);
-	nomem |= put_samples(out, db, m, skip, 0, scale);
-	fputs("],\"weights\":[", out);
-	nomem |= put_samples(out, db, m, skip, 1, scale);
+	if (evented) {
+		fputs(",\"events\":[", out);
+		nomem |= put_events(out, db, m, skip, s.big, scale);
+	} else {
+		fputs(",\"samples\":[", out);
+		nomem |= put_samples(out, db, m, skip, 0, scale);
+		fputs("],\"weights\":[", out);
+		nomem |= put_samples(out, db, m, skip, 1, scale);
+	}
 	fputs("]}", out);
 	return nomem;
 }
@@ -295,7 +480,7 @@ speedscope_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 const struct pdb_format pdb_fmt_speedscope = {
 	.abi = PDB_FORMAT_ABI,
 	.name = "speedscope",
-	.desc = "speedscope file format (sampled, one profile per metric)",
+	.desc = "speedscope file format (one profile per metric)",
 	.exts = ".speedscope.json",
 	.flags = PDB_FMT_WRITE,
 	.build = PDB_BUILD_RAW,

@@ -595,25 +595,144 @@ Test(speedscope, schema_check_can_fail)
 	free(in);
 }
 
-/* The weights of each profile add up to the profile's total. */
-Test(speedscope, weights_sum_to_the_total)
+/*
+ * A shell command that writes a chain n frames deep, f0;f1;...;fn-1,
+ * with a sample on every node: a profile that speedscope's evented form
+ * holds in less than its sampled one from about 50 frames on.
+ */
+#define CHAIN(n) "awk 'BEGIN { s = \"f0\"; for (i = 1; i <= " #n "; i++) " \
+	"{ print s, 1; s = s \";f\" i } }'"
+
+/*
+ * A profile runs from 0 to its total, in both forms: the weights of the
+ * samples add up to it, and the events end at it.  A shallow profile is
+ * written as samples, a deep one as events, whichever is smaller.
+ */
+Test(speedscope, profiles_span_the_total)
+{
+	static const struct {
+		const char *cmd, *want;
+	} t[] = {
+		/*
+		 * mj.P.prof: 47 ticks of 1 ms, shown as time, and 210,573,856
+		 * bytes allocated (GHC's total alloc).
+		 */
+		{ "cat tests/data/ghc/mj.P.prof",
+		    "sampled ticks nanoseconds 47000000 47000000\n"
+		    "sampled alloc bytes 210573856 210573856\n" },
+		/* 1 + 2 + ... + 100 frames as samples, 200 events. */
+		{ CHAIN(100), "evented samples none 100 100\n" },
+	};
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		run(&r, "%s | ccs-convert -t speedscope | node -e 'let d=JSON."
+		    "parse(require(\"fs\").readFileSync(0));"
+		    "for (const p of d.profiles) console.log(p.type, p.name, "
+		    "p.unit, p.type === \"sampled\" ? "
+		    "p.weights.reduce((a,b)=>a+b,0) : "
+		    "p.events[p.events.length-1].at, p.endValue)'", t[i].cmd);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		cr_expect_str_eq(r.out, t[i].want, "%s", t[i].cmd);
+		run_free(&r);
+	}
+}
+
+/*
+ * What speedscope shows is the profile: the stacks that the events of a
+ * metric's profile give, and their weights, are the folded stacks of that
+ * metric, in the same order.  Ticks of a known length are weighted in
+ * nanoseconds, so the pgcl profile is given a tick length that is not.
+ */
+Test(speedscope, stacks_are_the_profiles_stacks)
+{
+	static const struct {
+		const char *in;
+		const char *metric;
+		int profile;
+	} t[] = {
+		{ "cat tests/data/ghc/mj.P.prof", "alloc", 1 },
+		{ "cat tests/data/ghc/clausify.P.prof", "alloc", 1 },
+		{ "cat tests/data/paper/fig7.folded", "samples", 0 },
+		{ "cat tests/data/paper/s2.4-uncompressed.folded", "samples", 0 },
+		{ "ccs-convert -t json tests/data/pgcl/synthetic-400.pgcl | "
+		    "sed 's/\"ticks_per_second\":\"1000000\"/"
+		    "\"ticks_per_second\":\"3\"/'", "ticks", 0 },
+		/* Deep, recursive and wide, with a cost on most nodes. */
+		{ "ccs-gen -q -t folded -n 3000 --seed 7", "samples", 0 },
+		/* Written as events, with and without cost on the root. */
+		{ CHAIN(300), "samples", 0 },
+		{ "(" CHAIN(300) "; echo 'Top 5'; echo 'Top;f0 2') | "
+		    "ccs-select -d Top", "samples", 0 },
+		/* Cost left on the synthetic root, and a frame under it. */
+		{ "(ccs-gen -q -t folded -n 3000 --seed 8; echo 'Top 5'; "
+		    "echo 'Top;Solver.Lexer.pushSet 2') | ccs-select -d Top",
+		    "samples", 0 },
+	};
+	char *dir = make_temp_dir();
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		run(&r, "%s > %s/in && "
+		    "ccs-convert -t speedscope %s/in > %s/s.json && "
+		    "node tests/js/validate-speedscope.mjs --folded %d "
+		    "%s/s.json > %s/a && "
+		    "ccs-convert -t folded -m %s %s/in > %s/b && "
+		    "test -s %s/b && diff %s/a %s/b", t[i].in, dir, dir, dir,
+		    t[i].profile, dir, dir, t[i].metric, dir, dir, dir, dir,
+		    dir);
+		cr_expect_eq(r.status, 0, "%s: %s%s", t[i].in, r.out, r.err);
+		run_free(&r);
+	}
+	remove_temp(dir);
+	free(dir);
+}
+
+/*
+ * The file grows with the nodes, not with the sum of their depths: a
+ * chain 2,000 deep with a cost on every node is some 90 bytes a node,
+ * where a sample per stack would be some 8 MB.  The estimate that
+ * chooses the form is checked here too: events are the smaller.
+ */
+Test(speedscope, linear_in_the_nodes)
 {
 	struct run r;
 
-	run(&r, "ccs-convert -t speedscope tests/data/ghc/mj.P.prof | "
-	    "node -e 'let d=JSON.parse(require(\"fs\").readFileSync(0));"
-	    "for (const p of d.profiles) console.log(p.name, p.unit, "
-	    "p.weights.reduce((a,b)=>a+b,0), p.endValue, "
-	    "d.shared.frames[p.samples[0][p.samples[0].length-1]].name)'");
+	run(&r, CHAIN(2000) " | ccs-convert -t speedscope | wc -c");
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	/*
-	 * mj.P.prof: 47 ticks of 1 ms, shown as time, 210573856... bytes
-	 * of the tree (-P columns).
-	 */
-	cr_assert(strstr(r.out, "ticks nanoseconds 47000000 47000000") !=
-	    NULL, "%s", r.out);
-	cr_assert(strstr(r.out, "alloc bytes ") != NULL, "%s", r.out);
+	cr_assert_lt(strtoull(r.out, NULL, 10), 2000 * 100, "%s", r.out);
 	run_free(&r);
+}
+
+/*
+ * speedscope cannot read events nested much deeper than 6,000 frames
+ * (it sorts its call tree recursively): past 4,000 frames, a profile
+ * stays samples, which it reads.
+ */
+Test(speedscope, too_deep_for_events)
+{
+	static const struct {
+		const char *cmd, *want;
+	} t[] = {
+		{ CHAIN(4000), "evented\n" },
+		{ CHAIN(4001), "sampled\n" },
+		/* The root is no frame: 4,001 frames with it. */
+		{ "(" CHAIN(4000) "; echo 'Top 5') | ccs-select -d Top",
+		    "evented\n" },
+	};
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		run(&r, "%s | ccs-convert -t speedscope | node -e 'let d=JSON."
+		    "parse(require(\"fs\").readFileSync(0));"
+		    "console.log(d.profiles[0].type)'", t[i].cmd);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		cr_expect_str_eq(r.out, t[i].want, "%s", t[i].cmd);
+		run_free(&r);
+	}
 }
 
 /*
@@ -654,8 +773,9 @@ Test(speedscope, ticks_of_known_length_are_time)
 
 /*
  * Cost left on a synthetic root (de-selecting every frame of a stack
- * puts it there) is a sample of the root's frame alone, as ccs-flat
- * shows it, so the weights still add up to the total.
+ * puts it there) is a stack of the root's frame alone, as ccs-flat
+ * shows it, so the profile still spans the total; otherwise the root is
+ * no frame.  As samples and as events.
  */
 Test(speedscope, cost_left_on_the_synthetic_root)
 {
@@ -667,6 +787,21 @@ Test(speedscope, cost_left_on_the_synthetic_root)
 	    "{\"name\":\"a\"},{\"name\":\"b\"}]") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "\"endValue\":5,\"samples\":[[0],[2]],"
 	    "\"weights\":[2,3]}") != NULL, "%s", r.out);
+	run_free(&r);
+
+	run(&r, "(echo 'a 2'; " CHAIN(100) ") | ccs-select -d a "
+	    "-t speedscope");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "\"frames\":[{\"name\":\"(root)\"},"
+	    "{\"name\":\"a\"},{\"name\":\"f0\"},") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "\"endValue\":102,\"events\":["
+	    "{\"type\":\"O\",\"frame\":0,\"at\":0},"
+	    "{\"type\":\"C\",\"frame\":0,\"at\":2},"
+	    "{\"type\":\"O\",\"frame\":2,\"at\":2},"
+	    "{\"type\":\"O\",\"frame\":3,\"at\":3},") != NULL, "%s",
+	    r.out);
+	cr_assert(strstr(r.out, "{\"type\":\"C\",\"frame\":2,\"at\":102}]}")
+	    != NULL, "%s", r.out);
 	run_free(&r);
 }
 
@@ -739,6 +874,41 @@ Test(speedscope, frames_placed_by_their_source_location)
 	run_free(&r);
 	unlink(in);
 	free(in);
+}
+
+/*
+ * speedscope's own app (npm's speedscope, in headless Chromium) shows
+ * what we write: a GHC profile with time and bytes, a Clean profile with
+ * negative words left out, a deep one as events, and one with cost on
+ * the synthetic root.  A file whose events do not nest is refused, so
+ * that the check can fail.
+ */
+Test(speedscope, shown_by_speedscope, .timeout = 300)
+{
+	char *dir = make_temp_dir();
+	struct run r;
+
+	run(&r, "ccs-convert -t speedscope tests/data/ghc/mj.P.prof > %s/a && "
+	    "ccs-convert -t speedscope tests/data/pgcl/synthetic-400.pgcl "
+	    "2>/dev/null > %s/b && "
+	    CHAIN(1000) " | ccs-convert -t speedscope > %s/c && "
+	    "printf 'a 2\\nb;c 3\\n' | ccs-select -d a -t speedscope > %s/d && "
+	    "sed 's/\"type\":\"C\",\"frame\":[0-9]*/"
+	    "\"type\":\"C\",\"frame\":0/2' %s/c > %s/bad && "
+	    "node tests/js/speedscope-load.mjs %s/a %s/b %s/c %s/d %s/bad",
+	    dir, dir, dir, dir, dir, dir, dir, dir, dir, dir, dir);
+	cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "/a: shown as mj - speedscope\n") != NULL,
+	    "%s", r.out);
+	cr_expect(strstr(r.out, "/b: shown as ") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "/c: shown as ") != NULL &&
+	    strstr(r.out, "/bad: ") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "/d: shown as ") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "/bad: not shown: Failed to load format "
+	    "Tried to leave frame") != NULL, "%s", r.out);
+	run_free(&r);
+	remove_temp(dir);
+	free(dir);
 }
 
 Test(speedscope, negative_weights_left_out_with_a_warning)
