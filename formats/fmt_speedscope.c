@@ -10,7 +10,8 @@
  * depths.  An "evented" profile opens and closes frames as the tree is
  * walked: some 70 bytes a stack, whatever its depth.  Each profile is
  * written in the form that its estimated size says is the smaller, but
- * for stacks deeper than speedscope can read as events.  speedscope cannot show negative weights
+ * for stacks deeper than speedscope can read as events, while it could
+ * read them as samples.  speedscope cannot show negative weights
  * (Clean's garbage collector "allocates" negative words): those stacks
  * are left out with a warning.
  */
@@ -120,9 +121,12 @@ struct sums {
 /*
  * speedscope sorts the call tree of an evented profile recursively, and
  * Chromium's stack ends ("Maximum call stack size exceeded") somewhere
- * between 6,000 and 8,000 frames deep: deeper profiles stay samples.
+ * between 6,000 and 8,000 frames deep: deeper profiles stay samples,
+ * unless those would pass what speedscope can read at all, a string of
+ * 2^29 - 24 characters in Chromium.
  */
-#define EVENTS_DEPTH_MAX 4000
+#define EVENTS_DEPTH_MAX	4000
+#define SAMPLES_BYTES_MAX	((uint64_t)1 << 29)
 
 /* The number of decimal digits of v. */
 static unsigned
@@ -382,7 +386,7 @@ tick_ns(const struct pdb *db, const struct pdb_metric *mt)
 
 /*
  * Is a profile to be written as events: the smaller form, and not too
- * deep for speedscope?  Samples take their frames and, per stack, a
+ * deep for speedscope where samples are not too large for it?  Samples take their frames and, per stack, a
  * bracket, two commas and a weight; events take 28 bytes, a frame and a
  * value for each frame opened or closed.  Values are taken to be as
  * long as the total.
@@ -391,11 +395,11 @@ static int
 events_chosen(const struct sums *s, int64_t scale)
 {
 	uint64_t end = s->big ? 24 : digits((uint64_t)(s->total * scale));
+	uint64_t samples = s->sample_bytes + s->stacks * (3 + end);
 
-	if (s->deepest > EVENTS_DEPTH_MAX)
+	if (s->deepest > EVENTS_DEPTH_MAX && samples < SAMPLES_BYTES_MAX)
 		return 0;
-	return 2 * (s->opens * (28 + end) + s->open_bytes) <
-	    s->sample_bytes + s->stacks * (3 + end);
+	return 2 * (s->opens * (28 + end) + s->open_bytes) < samples;
 }
 
 /* One metric's profile.  Returns -1 when out of memory. */

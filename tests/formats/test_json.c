@@ -600,8 +600,10 @@ Test(speedscope, schema_check_can_fail)
  * with a sample on every node: a profile that speedscope's evented form
  * holds in less than its sampled one from about 50 frames on.
  */
-#define CHAIN(n) "awk 'BEGIN { s = \"f0\"; for (i = 1; i <= " #n "; i++) " \
-	"{ print s, 1; s = s \";f\" i } }'"
+#define CHAIN(n) "awk -v n=" #n " -f tests/support/chain.awk"
+/* The same under a frame Top of t samples (tests/support/chain.awk). */
+#define CHAIN_TOP(n, t) "awk -v n=" #n " -v top=" #t \
+	" -f tests/support/chain.awk"
 
 /*
  * A profile runs from 0 to its total, in both forms: the weights of the
@@ -663,8 +665,7 @@ Test(speedscope, stacks_are_the_profiles_stacks)
 		{ "ccs-gen -q -t folded -n 3000 --seed 7", "samples", 0 },
 		/* Written as events, with and without cost on the root. */
 		{ CHAIN(300), "samples", 0 },
-		{ "(" CHAIN(300) "; echo 'Top 5'; echo 'Top;f0 2') | "
-		    "ccs-select -d Top", "samples", 0 },
+		{ CHAIN_TOP(300, 5) " | ccs-select -d Top", "samples", 0 },
 		/* Cost left on the synthetic root, and a frame under it. */
 		{ "(ccs-gen -q -t folded -n 3000 --seed 8; echo 'Top 5'; "
 		    "echo 'Top;Solver.Lexer.pushSet 2') | ccs-select -d Top",
@@ -709,7 +710,8 @@ Test(speedscope, linear_in_the_nodes)
 /*
  * speedscope cannot read events nested much deeper than 6,000 frames
  * (it sorts its call tree recursively): past 4,000 frames, a profile
- * stays samples, which it reads.
+ * stays samples, which it reads, unless the samples would pass the
+ * 2^29 - 24 characters of Chromium's longest string, which it cannot.
  */
 Test(speedscope, too_deep_for_events)
 {
@@ -719,16 +721,20 @@ Test(speedscope, too_deep_for_events)
 		{ CHAIN(4000), "evented\n" },
 		{ CHAIN(4001), "sampled\n" },
 		/* The root is no frame: 4,001 frames with it. */
-		{ "(" CHAIN(4000) "; echo 'Top 5') | ccs-select -d Top",
+		{ CHAIN_TOP(4000, 5) " | ccs-select -d Top",
 		    "evented\n" },
+		/* 8,000 frames: 152 MB of samples; 16,000: 640 MB. */
+		{ CHAIN(8000), "sampled\n" },
+		{ CHAIN(16000), "evented\n" },
 	};
 	struct run r;
 	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		run(&r, "%s | ccs-convert -t speedscope | node -e 'let d=JSON."
-		    "parse(require(\"fs\").readFileSync(0));"
-		    "console.log(d.profiles[0].type)'", t[i].cmd);
+		/* The first profile's type, past the frames. */
+		run(&r, "%s | ccs-convert -t speedscope | head -c 1000000 | "
+		    "grep -o -m 1 "
+		    "'\"type\":\"[a-z]*\"' | cut -d '\"' -f 4", t[i].cmd);
 		cr_assert_eq(r.status, 0, "%s", r.err);
 		cr_expect_str_eq(r.out, t[i].want, "%s", t[i].cmd);
 		run_free(&r);
@@ -789,11 +795,11 @@ Test(speedscope, cost_left_on_the_synthetic_root)
 	    "\"weights\":[2,3]}") != NULL, "%s", r.out);
 	run_free(&r);
 
-	run(&r, "(echo 'a 2'; " CHAIN(100) ") | ccs-select -d a "
-	    "-t speedscope");
+	run(&r, CHAIN_TOP(100, 2) " | ccs-select -d Top -t speedscope");
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert(strstr(r.out, "\"frames\":[{\"name\":\"(root)\"},"
-	    "{\"name\":\"a\"},{\"name\":\"f0\"},") != NULL, "%s", r.out);
+	    "{\"name\":\"Top\"},{\"name\":\"f0\"},") != NULL, "%s",
+	    r.out);
 	cr_assert(strstr(r.out, "\"endValue\":102,\"events\":["
 	    "{\"type\":\"O\",\"frame\":0,\"at\":0},"
 	    "{\"type\":\"C\",\"frame\":0,\"at\":2},"
