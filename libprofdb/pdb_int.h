@@ -22,12 +22,13 @@
  * cache, where a table probe could miss it.  The
  * results of compressing pushes, which are not children of the stack
  * pushed onto (the paper's case 3: "C5 => B6" although B6's back pointer
- * is C4), are remembered in memo, a small direct-mapped cache with
+ * is C4), are remembered in pushmemo, a small direct-mapped cache with
  * explicit keys: few are ever asked for again (8 to 28% of them when
  * projecting the generated profiles), and a table of them all cost more
  * time, in cache misses, than walking the stack again, and 2 to 4 bytes
- * a node.  The children that a replay of case 3 finds again go in the
- * same cache: finding a child is a push too (case 1).  All of this is
+ * a node.  It grows only when its misses walk far (push.c).  The
+ * children that a replay of case 3 finds again go in a cache of their
+ * own, memo: finding a child is a push too (case 1).  All of this is
  * an index: dropping it (pdbi_index_free()) loses nothing but time.
  *
  * Tree walks use the child lists, never the index.  A node is 16 bytes:
@@ -185,7 +186,11 @@ struct pdb {
 	uint32_t	 kidlast;	/* the slot of the last table used */
 	uint64_t	*wide;		/* bit n: node n is a wide stack */
 	size_t		 nwide;		/* words in wide */
-	struct pdbi_memo *memo;		/* compressing pushes, or NULL */
+	struct pdbi_memo *memo;		/* children replays found, or NULL */
+	struct pdbi_memo *pushmemo;	/* compressing pushes, or NULL */
+	size_t		 pushmask;	/* pushmemo's entries less one */
+	uint64_t	 pushcalls;	/* compressing pushes in this window */
+	uint64_t	 pushwalk;	/* stacks their misses walked */
 	uint32_t	*pushpath;	/* push.c's scratch: cost centres */
 	size_t		 pushcap;
 

@@ -21,7 +21,18 @@
 
 #include "pdb_int.h"
 
-#define MEMO_BITS	14	/* 16384 entries, 192 KB */
+/*
+ * The caches of push (pdb_int.h) are direct-mapped tables.  That of the
+ * children replays find has 16,384 entries, 192 KB.  That of compressing
+ * pushes starts as large, and doubles, up to one entry a node, when in a
+ * window of pushes its misses walked more than PUSH_WALK_MAX stacks a
+ * push: a cycle of L cost centres repeated on one path asks for the same
+ * L pushes over and over, each of which walks L stacks when missed, so
+ * that once L^2 passed the table's size, a push cost L.
+ */
+#define MEMO_BITS	14
+#define PUSH_WINDOW	4096
+#define PUSH_WALK_MAX	32
 
 /* The slot of a cost centre in a table of mask + 1 slots. */
 static size_t
@@ -236,35 +247,77 @@ pdbi_index_free(struct pdb *db)
 	free(db->kids);
 	free(db->wide);
 	free(db->memo);
+	free(db->pushmemo);
 	free(db->pushpath);
 	db->kids = NULL;
 	db->wide = NULL;
 	db->memo = NULL;
+	db->pushmemo = NULL;
 	db->pushpath = NULL;
 	db->kidcap = db->nkids = db->nwide = db->pushcap = 0;
+	db->pushmask = 0;
+	db->pushcalls = db->pushwalk = 0;
 	db->kidlast = 0;
 }
 
+/* The entry for cc pushed onto s in a table of mask + 1 entries. */
 static struct pdbi_memo *
-memo_slot(const struct pdb *db, uint32_t s, uint32_t cc)
+memo_slot(struct pdbi_memo *memo, size_t mask, uint32_t s, uint32_t cc)
 {
-	uint64_t h = pdbi_mix64((uint64_t)s << 32 | cc);
+	return &memo[pdbi_mix64((uint64_t)s << 32 | cc) & mask];
+}
 
-	return &db->memo[h & (((size_t)1 << MEMO_BITS) - 1)];
+/* A new table of n empty entries, or NULL: without memory, no cache. */
+static struct pdbi_memo *
+memo_new(size_t n)
+{
+	struct pdbi_memo *memo;
+	size_t i;
+
+	if ((memo = pdbi_malloc(n * sizeof(*memo))) != NULL)
+		for (i = 0; i < n; i++)
+			memo[i].s = PDB_NONE;
+	return memo;
+}
+
+/*
+ * At the end of a window of compressing pushes, double the table if its
+ * misses walked far.  Its entries move to the new table: misses while
+ * it filled again would make it grow again.
+ */
+static void
+push_window_end(struct pdb *db)
+{
+	struct pdbi_memo *bigger, *e;
+	size_t n = db->pushmask + 1, i;
+
+	if (db->pushwalk > (uint64_t)PUSH_WALK_MAX * PUSH_WINDOW &&
+	    n * 2 <= db->nnodes && (bigger = memo_new(n * 2)) != NULL) {
+		for (i = 0; i < n; i++) {
+			e = &db->pushmemo[i];
+			if (e->s != PDB_NONE)
+				*memo_slot(bigger, n * 2 - 1, e->s, e->cc) = *e;
+		}
+		free(db->pushmemo);
+		db->pushmemo = bigger;
+		db->pushmask = n * 2 - 1;
+	}
+	db->pushcalls = db->pushwalk = 0;
 }
 
 /*
  * A child found again by a replay.  Replays of one stack's pushes go
  * over the same levels, whose children are scattered over the node
  * array: a scan of a short list is a cache miss a child.  Finding the
- * child is pushing cc (case 1), so the answer goes in the memo beside
- * those of compressing pushes: 61% of these lookups are found there
- * when projecting the 100 MB generated pgcl profile, 42% the dump.
+ * child is pushing cc (case 1), so the answer goes in the memo, in a
+ * table of its own: 61% of these lookups were found there when
+ * projecting the 100 MB generated pgcl profile, 42% the dump.
  */
 static int
 replay_find(struct pdb *db, uint32_t t, uint32_t cc, uint32_t *out)
 {
-	struct pdbi_memo *e = db->memo != NULL ? memo_slot(db, t, cc) : NULL;
+	struct pdbi_memo *e = db->memo != NULL ? memo_slot(db->memo,
+	    ((size_t)1 << MEMO_BITS) - 1, t, cc) : NULL;
 	int rc;
 
 	if (e != NULL && e->s == t && e->cc == cc) {
@@ -286,13 +339,15 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 {
 	struct pdbi_memo *e;
 	uint32_t n, t, c, *path;
-	size_t npath = 1, i;
+	size_t npath = 1;
 	int rc;
 
-	if (db->memo != NULL) {
-		e = memo_slot(db, s, cc);
+	if (db->pushmemo != NULL) {
+		e = memo_slot(db->pushmemo, db->pushmask, s, cc);
 		if (e->s == s && e->cc == cc) {
 			*out = e->t;
+			if (++db->pushcalls == PUSH_WINDOW)
+				push_window_end(db);
 			return PDB_OK;
 		}
 	}
@@ -313,6 +368,10 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 	/* Case 2: cc is not on s, and no child of s has it (case 1). */
 	if (n == 0)
 		return pdbi_child_new(db, s, cc, NULL, out);
+	/* A walk the cache could have spared: case 2 makes a child. */
+	db->pushwalk += npath;
+	if (++db->pushcalls == PUSH_WINDOW)
+		push_window_end(db);
 	/*
 	 * Case 3: drop the occurrence at n and rebuild above its parent,
 	 * finding each stack while there is one.  From the first missing
@@ -335,13 +394,14 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 		t = c;
 	}
 	*out = t;
-	/* A cache: without memory, nothing is remembered. */
-	if (db->memo == NULL &&
-	    (db->memo = pdbi_malloc(sizeof(*db->memo) << MEMO_BITS)) != NULL)
-		for (i = 0; i < (size_t)1 << MEMO_BITS; i++)
-			db->memo[i].s = PDB_NONE;
-	if (db->memo != NULL) {
-		e = memo_slot(db, s, cc);
+	/* Caches: without memory, nothing is remembered. */
+	if (db->memo == NULL)
+		db->memo = memo_new((size_t)1 << MEMO_BITS);
+	if (db->pushmemo == NULL &&
+	    (db->pushmemo = memo_new((size_t)1 << MEMO_BITS)) != NULL)
+		db->pushmask = ((size_t)1 << MEMO_BITS) - 1;
+	if (db->pushmemo != NULL) {
+		e = memo_slot(db->pushmemo, db->pushmask, s, cc);
 		e->s = s;
 		e->cc = cc;
 		e->t = t;

@@ -359,6 +359,10 @@ pdbi_tree_swap(struct pdb *a, struct pdb *b)
 	SWAP(wide);
 	SWAP(nwide);
 	SWAP(memo);
+	SWAP(pushmemo);
+	SWAP(pushmask);
+	SWAP(pushcalls);
+	SWAP(pushwalk);
 	SWAP(pushpath);
 	SWAP(pushcap);
 	SWAP(side);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pdb.h"
+#include "pdb_int.h"	/* the size of the cache of pushes */
 
 static struct pdb *db;
 static uint32_t MAIN, A, B, C, D;
@@ -263,6 +264,8 @@ Test(push, random_pushes_match_the_definition)
 			cr_assert_eq(pdb_node_parent(db, s), n);
 	cr_assert_eq(k, pdb_node_count(db) - 1, "%u stacks in no child list",
 	    pdb_node_count(db) - 1 - k);
+	/* Short stacks, short walks: the cache of pushes kept its size. */
+	cr_assert_eq(db->pushmask + 1, 16384);
 	/* No two children of a stack share a cost centre. */
 	for (n = 0; n < pdb_node_count(db); n++)
 		for (s = pdb_node_first_child(db, n); s != PDB_NONE;
@@ -271,4 +274,45 @@ Test(push, random_pushes_match_the_definition)
 			    t = pdb_node_next_sibling(db, t))
 				cr_assert_neq(pdb_node_cc(db, s),
 				    pdb_node_cc(db, t));
+}
+
+/*
+ * A cycle of 1,000 cost centres pushed over and over: each push, but
+ * for the first round, compresses, and a miss in the cache of pushes
+ * walks 1,000 stacks.  The 1,000 pushes of a round, and the 10^6
+ * children their replays find, outgrow a cache of 16,384, so it grows
+ * (push.c), and the results stay those of the definition: the last
+ * 1,000 cost centres pushed, in order.
+ */
+Test(push, long_cycle_grows_the_cache, .timeout = 120)
+{
+	enum { L = 1000, ROUNDS = 16 };
+	uint32_t ccs[L], root, mod, s, n, k;
+	char name[16];
+	int i, d;
+
+	cr_assert(pdb_module_add(db, "N", &mod) == PDB_OK);
+	for (i = 0; i < L; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		cr_assert(pdb_cc_add(db, name, mod, "", 0, -1, &ccs[i]) ==
+		    PDB_OK);
+	}
+	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
+	s = root;
+	for (k = 0; k < (uint32_t)L * ROUNDS; k++) {
+		cr_assert(pdb_push(db, s, ccs[k % L], &s) == PDB_OK);
+		if (k % 997 != 0 && k + 1 != (uint32_t)L * ROUNDS)
+			continue;
+		/* Top first: ccs[k], ccs[k - 1], ... down to MAIN. */
+		for (n = s, d = 0; n != root; n = pdb_node_parent(db, n), d++)
+			cr_assert_eq(pdb_node_cc(db, n),
+			    ccs[(k + (uint32_t)L * ROUNDS - (uint32_t)d) % L],
+			    "push %u, level %d", k, d);
+		cr_assert_eq(d, k < L ? (int)k + 1 : L, "push %u", k);
+	}
+	/* One stack per rotation and prefix: L + (L - 1) + ... + 1. */
+	cr_assert_eq(pdb_node_count(db), 1 + (uint32_t)L * (L + 1) / 2 +
+	    (uint32_t)L * (L - 1) / 2);
+	cr_assert_gt(db->pushmask + 1, 16384, "the cache of pushes did not "
+	    "grow");
 }
