@@ -291,7 +291,9 @@ push_window_end(struct pdb *db)
 	struct pdbi_memo *bigger, *e;
 	size_t n = db->pushmask + 1, i;
 
-	if (db->pushwalk > (uint64_t)PUSH_WALK_MAX * PUSH_WINDOW &&
+	/* Without memory for a table, there is none to grow. */
+	if (db->pushmemo != NULL &&
+	    db->pushwalk > (uint64_t)PUSH_WALK_MAX * PUSH_WINDOW &&
 	    n * 2 <= db->nnodes && (bigger = memo_new(n * 2)) != NULL) {
 		for (i = 0; i < n; i++) {
 			e = &db->pushmemo[i];

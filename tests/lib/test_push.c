@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "failalloc.h"
 #include "pdb.h"
 #include "pdb_int.h"	/* the size of the cache of pushes */
 
@@ -315,4 +316,57 @@ Test(push, long_cycle_grows_the_cache, .timeout = 120)
 	    (uint32_t)L * (L - 1) / 2);
 	cr_assert_gt(db->pushmask + 1, 16384, "the cache of pushes did not "
 	    "grow");
+}
+
+/*
+ * The same cycle, 200 cost centres, with each allocation of the pushes
+ * failing in turn.  A failed cache (that of pushes, or of the children
+ * replays find) is no cache: the pushes go on, walking every time, their
+ * misses fill windows of long walks, and the results are still right.
+ * Any other failure is PDB_ENOMEM from the push that made it.
+ */
+Test(push, long_cycle_without_memory_for_the_caches, .timeout = 120)
+{
+	enum { L = 200, PUSHES = 200 * 25 };
+	uint32_t ccs[L], top, root, mod, s, n, k;
+	struct pdb *p;
+	unsigned long fail;
+	char name[16];
+	int i, d, rc, nocache = 0;
+
+	for (fail = 1;; fail++) {
+		cr_assert((p = pdb_new()) != NULL);
+		cr_assert(pdb_module_add(p, "N", &mod) == PDB_OK);
+		cr_assert(pdb_cc_add(p, "MAIN", mod, "", 0, -1, &top) ==
+		    PDB_OK);
+		for (i = 0; i < L; i++) {
+			snprintf(name, sizeof(name), "f%d", i);
+			cr_assert(pdb_cc_add(p, name, mod, "", 0, -1,
+			    &ccs[i]) == PDB_OK);
+		}
+		cr_assert(pdb_root_new(p, top, &root) == PDB_OK);
+		s = root;
+		failalloc_arm(fail);
+		for (k = 1, rc = PDB_OK; k <= PUSHES && rc == PDB_OK; k++)
+			rc = pdb_push(p, s, ccs[k % L], &s);
+		failalloc_arm(0);
+		if (!failalloc_fired()) {
+			cr_assert_eq(rc, PDB_OK);
+			pdb_free(p);
+			break;
+		}
+		if (rc != PDB_OK) {
+			cr_assert_eq(rc, PDB_ENOMEM, "allocation %lu", fail);
+			pdb_free(p);
+			continue;
+		}
+		/* Top first: the last L cost centres pushed, on MAIN. */
+		nocache++;
+		for (n = s, d = 0; d < L; n = pdb_node_parent(p, n), d++)
+			cr_assert_eq(pdb_node_cc(p, n),
+			    ccs[(PUSHES + L - d) % L], "allocation %lu", fail);
+		cr_assert_eq(n, root, "allocation %lu", fail);
+		pdb_free(p);
+	}
+	cr_assert_geq(nocache, 2, "the caches' allocations failed");
 }
