@@ -321,9 +321,9 @@ Test(push, long_cycle_grows_the_cache, .timeout = 120)
 /*
  * The same cycle, 200 cost centres, with each allocation of the pushes
  * failing in turn.  A failed cache (that of pushes, or of the children
- * replays find) is no cache: the pushes go on, walking every time, their
- * misses fill windows of long walks, and the results are still right.
- * Any other failure is PDB_ENOMEM from the push that made it.
+ * replays find) is no cache, until the next push makes it: the pushes go
+ * on, and their results are still right.  Any other failure is
+ * PDB_ENOMEM from the push that made it.
  */
 Test(push, long_cycle_without_memory_for_the_caches, .timeout = 120)
 {
@@ -369,4 +369,36 @@ Test(push, long_cycle_without_memory_for_the_caches, .timeout = 120)
 		pdb_free(p);
 	}
 	cr_assert_geq(nocache, 2, "the caches' allocations failed");
+}
+
+/*
+ * A long cycle when the caches can never be had (every allocation of
+ * their size fails): the pushes walk every time, so the windows see long
+ * walks, and there is no table of pushes to grow.  The results are
+ * those of the definition.
+ */
+Test(push, long_cycle_never_a_cache)
+{
+	enum { L = 200, PUSHES = 200 * 25 };
+	uint32_t ccs[L], root, mod, s, n, k;
+	char name[16];
+	int i, d;
+
+	cr_assert(pdb_module_add(db, "N", &mod) == PDB_OK);
+	for (i = 0; i < L; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		cr_assert(pdb_cc_add(db, name, mod, "", 0, -1, &ccs[i]) ==
+		    PDB_OK);
+	}
+	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
+	s = root;
+	failalloc_size(sizeof(struct pdbi_memo) << 14);
+	for (k = 1; k <= PUSHES; k++)
+		cr_assert(pdb_push(db, s, ccs[k % L], &s) == PDB_OK);
+	failalloc_size(0);
+	cr_assert(failalloc_fired(), "no allocation of a cache's size");
+	cr_assert(db->memo == NULL && db->pushmemo == NULL);
+	for (n = s, d = 0; d < L; n = pdb_node_parent(db, n), d++)
+		cr_assert_eq(pdb_node_cc(db, n), ccs[(PUSHES + L - d) % L]);
+	cr_assert_eq(n, root);
 }

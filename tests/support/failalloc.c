@@ -25,6 +25,7 @@ char	*__wrap_strndup(const char *, size_t);
 void	 __wrap_free(void *);
 
 static unsigned long	count, fail_at;
+static size_t		fail_size;
 static int		fired;
 
 /* The live blocks while tracking: open addressing, linear probing. */
@@ -157,9 +158,24 @@ failalloc_break(void)
 	__asm__ volatile ("");
 }
 
-static int
-fail(void)
+void
+failalloc_size(size_t n)
 {
+	/* Disarming keeps whether one failed. */
+	if (n > 0)
+		fired = 0;
+	fail_size = n;
+}
+
+/* Does an allocation of n bytes fail? */
+static int
+fail(size_t n)
+{
+	if (fail_size != 0 && n == fail_size) {
+		fired = 1;
+		errno = ENOMEM;
+		return 1;
+	}
 	if (fail_at == 0)
 		return 0;
 	if (++count != fail_at)
@@ -176,7 +192,7 @@ __wrap_malloc(size_t n)
 	void *p;
 
 	note_request(n);
-	p = fail() ? NULL : __real_malloc(n);
+	p = fail(n) ? NULL : __real_malloc(n);
 	track_add(p);
 	return p;
 }
@@ -187,7 +203,8 @@ __wrap_calloc(size_t n, size_t sz)
 	void *p;
 
 	note_request(sz != 0 && n > SIZE_MAX / sz ? SIZE_MAX : n * sz);
-	p = fail() ? NULL : __real_calloc(n, sz);
+	p = fail(sz != 0 && n > SIZE_MAX / sz ? SIZE_MAX : n * sz) ? NULL :
+	    __real_calloc(n, sz);
 	track_add(p);
 	return p;
 }
@@ -198,7 +215,7 @@ __wrap_realloc(void *p, size_t n)
 	void *np;
 
 	note_request(n);
-	if (fail())
+	if (fail(n))
 		return NULL;
 	if ((np = __real_realloc(p, n)) != NULL || n == 0) {
 		track_del(p);
@@ -210,7 +227,7 @@ __wrap_realloc(void *p, size_t n)
 char *
 __wrap_strdup(const char *s)
 {
-	char *p = fail() ? NULL : __real_strdup(s);
+	char *p = fail(strlen(s) + 1) ? NULL : __real_strdup(s);
 
 	track_add(p);
 	return p;
@@ -219,7 +236,7 @@ __wrap_strdup(const char *s)
 char *
 __wrap_strndup(const char *s, size_t n)
 {
-	char *p = fail() ? NULL : __real_strndup(s, n);
+	char *p = fail(strnlen(s, n) + 1) ? NULL : __real_strndup(s, n);
 
 	track_add(p);
 	return p;

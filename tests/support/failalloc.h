@@ -21,6 +21,12 @@
  * keeping the count and whether it fired for the two functions below.
  */
 void		 failalloc_arm(unsigned long n);
+/*
+ * Make every allocation of exactly n bytes fail, from now until
+ * failalloc_size(0): memory that is never there for one table, say.
+ * failalloc_fired() says whether one did.
+ */
+void		 failalloc_size(size_t n);
 /* Allocations made since the last failalloc_arm(n > 0), while armed. */
 unsigned long	 failalloc_count(void);
 /* Whether the armed allocation has failed. */
