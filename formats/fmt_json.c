@@ -125,18 +125,18 @@ jstr(const char *s)
 }
 
 /*
- * The document but its nodes, which come last; NULL when out of memory.
- * The nodes are numbers only and most of the file: they are written as
- * the tree is walked (put_nodes()), where a Jansson tree of them would
- * take some 40 bytes a number.
+ * The document but its cost centres and nodes, which come last; NULL
+ * when out of memory.  Cost centres and nodes are most of the file:
+ * they are written one at a time (put_ccs(), put_nodes()), where a
+ * Jansson tree of them would take some 1 KB a cost centre and 40 bytes
+ * a number.
  */
 static json_t *
 build(struct pdb *db)
 {
-	json_t *doc, *meta, *metrics, *modules, *ccs;
+	json_t *doc, *meta, *metrics, *modules;
 	unsigned m, nm = pdb_metric_count(db);
 	const char *k, *v;
-	struct pdb_cc cc;
 	uint32_t i;
 	size_t j;
 	int bad = 0;
@@ -152,8 +152,7 @@ build(struct pdb *db)
 	    (meta = pdb_json_put(doc, "metadata", json_object())) == NULL ||
 	    (metrics = pdb_json_put(doc, "metrics", json_array())) == NULL ||
 	    (modules = pdb_json_put(doc, "modules", json_array())) == NULL ||
-	    (ccs = pdb_json_put(doc, "cost_centres", json_array())) ==
-	    NULL) {
+	    pdb_json_put(doc, "cost_centres", json_array()) == NULL) {
 		json_decref(doc);
 		return NULL;
 	}
@@ -174,20 +173,49 @@ build(struct pdb *db)
 	for (i = 0; !bad && i < pdb_module_count(db); i++)
 		bad |= json_array_append_new(modules,
 		    jstr(pdb_module_name(db, i))) != 0;
-	for (i = 0; !bad && i < pdb_cc_count(db); i++) {
-		pdb_cc(db, i, &cc);
-		bad |= json_array_append_new(ccs, json_pack(
-		    "{s:o,s:I,s:o,s:b,s:b,s:I}", "label", jstr(cc.label),
-		    "module", (json_int_t)cc.module_index, "src", jstr(cc.src),
-		    "caf", (cc.flags & PDB_CC_CAF) != 0, "synthetic",
-		    (cc.flags & PDB_CC_SYNTHETIC) != 0, "id",
-		    (json_int_t)cc.profile_id)) != 0;
-	}
 	if (bad) {
 		json_decref(doc);
 		return NULL;
 	}
 	return doc;
+}
+
+/*
+ * The cost centres, comma-separated, each as Jansson wrote it in the
+ * whole document (JSON_COMPACT | JSON_PRESERVE_ORDER).  Returns 0,
+ * PDB_ENOMEM or PDB_EIO.
+ */
+static int
+put_ccs(FILE *out, struct pdb *db)
+{
+	struct pdb_text t = { NULL, 0, 0, 0 };
+	struct pdb_cc cc;
+	json_t *o;
+	uint32_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < pdb_cc_count(db); i++) {
+		pdb_cc(db, i, &cc);
+		t.len = 0;
+		if (i > 0 && pdb_text_add(&t, ",", 1) != 0)
+			rc = PDB_ENOMEM;
+		else if ((o = json_pack("{s:o,s:I,s:o,s:b,s:b,s:I}", "label",
+		    jstr(cc.label), "module", (json_int_t)cc.module_index,
+		    "src", jstr(cc.src), "caf", (cc.flags & PDB_CC_CAF) != 0,
+		    "synthetic", (cc.flags & PDB_CC_SYNTHETIC) != 0, "id",
+		    (json_int_t)cc.profile_id)) == NULL)
+			rc = PDB_ENOMEM;
+		else {
+			if (pdb_json_text(o, JSON_COMPACT |
+			    JSON_PRESERVE_ORDER, &t) != 0)
+				rc = PDB_ENOMEM;
+			json_decref(o);
+		}
+		if (rc == 0 && fwrite(t.p, 1, t.len, out) != t.len)
+			rc = PDB_EIO;
+	}
+	free(t.p);
+	return rc;
 }
 
 /* The nodes in pre-order, ",[cc,children,value,...]" each (no comma
@@ -256,13 +284,20 @@ json_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 		free(head.p);
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	}
-	/* The document without its closing brace, then the nodes. */
+	/*
+	 * The document without the "]}" that close its empty cost centres,
+	 * then the cost centres and the nodes.
+	 */
 	len = head.len;
-	rc = len < 2 || fwrite(head.p, 1, len - 1, out) != len - 1 ||
-	    fputs(",\"nodes\":[", out) < 0 || put_nodes(out, db) != 0 ||
-	    fputs("]}\n", out) < 0;
+	rc = len < 3 || fwrite(head.p, 1, len - 2, out) != len - 2 ?
+	    PDB_EIO : put_ccs(out, db);
+	if (rc == 0 && (fputs("],\"nodes\":[", out) < 0 ||
+	    put_nodes(out, db) != 0 || fputs("]}\n", out) < 0))
+		rc = PDB_EIO;
 	free(head.p);
-	if (rc || ferror(out))
+	if (rc == PDB_ENOMEM)
+		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+	if (rc != 0 || ferror(out))
 		return pdb_seterr(db, PDB_EIO, "write error");
 	return PDB_OK;
 }

@@ -73,30 +73,25 @@ set_place(json_t *f, const char *src)
 }
 
 /*
- * The frames, one a cost centre.  NULL only when out of memory, never
- * for a name: a frame left out would number the frames after it wrong.
+ * A frame: cost centre i.  NULL only when out of memory, never for a
+ * name: a frame left out would number the frames after it wrong.
  */
 static json_t *
-frames_of(struct pdb *db)
+frame_of(struct pdb *db, uint32_t i)
 {
-	json_t *frames = json_array(), *f;
 	struct pdb_cc cc;
-	uint32_t i;
+	json_t *f;
 
-	if (frames == NULL)
+	pdb_cc(db, i, &cc);
+	if ((f = json_object()) == NULL)
 		return NULL;
-	for (i = 0; i < pdb_cc_count(db); i++) {
-		pdb_cc(db, i, &cc);
-		if ((f = json_object()) == NULL ||
-		    json_array_append_new(frames, f) != 0 ||
-		    json_object_set_new(f, "name",
-		    utf8_string(pdb_cc_fullname(db, i))) != 0 ||
-		    set_place(f, cc.src) != 0) {
-			json_decref(frames);
-			return NULL;
-		}
+	if (json_object_set_new(f, "name",
+	    utf8_string(pdb_cc_fullname(db, i))) != 0 ||
+	    set_place(f, cc.src) != 0) {
+		json_decref(f);
+		return NULL;
 	}
-	return frames;
+	return f;
 }
 
 /*
@@ -453,14 +448,20 @@ speedscope_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 {
 	const char *prog = pdb_meta_get(db, "program");
 	unsigned m;
+	uint32_t i;
 	int skip, nomem = 0, any = 0;
 
 	(void)opts;
 	skip = (pdb_cc_flags(db, pdb_node_cc(db, 0)) & PDB_CC_SYNTHETIC) != 0;
 	fputs("{\"$schema\":\"https://www.speedscope.app/"
-	    "file-format-schema.json\",\"shared\":{\"frames\":", out);
-	nomem |= put_json(out, frames_of(db));
-	fputs("},\"profiles\":[", out);
+	    "file-format-schema.json\",\"shared\":{\"frames\":[", out);
+	/* A frame at a time: a Jansson array of them all takes 1 KB each. */
+	for (i = 0; i < pdb_cc_count(db) && !nomem && !ferror(out); i++) {
+		if (i > 0)
+			putc(',', out);
+		nomem |= put_json(out, frame_of(db, i));
+	}
+	fputs("]},\"profiles\":[", out);
 	for (m = 0; m < pdb_metric_count(db) && !nomem; m++) {
 		if (pdb_metric(db, m)->kind != PDB_COST)
 			continue;

@@ -312,6 +312,31 @@ Test(json, big_file_from_a_pipe_in_bounded_memory)
 }
 
 /*
+ * The JSON and speedscope writers hold a cost centre at a time, not a
+ * Jansson array of them all (some 1 KB each): 200,000 cost centres are
+ * written in 48 MB of address space, where they took 256 and 96 MB.
+ * The JSON reads back as the same profile.
+ */
+Test(json, many_cost_centres_written_in_bounded_memory, .timeout = 120)
+{
+	struct run r;
+
+#if defined(__SANITIZE_ADDRESS__)
+	cr_skip_test("address space limits do not mix with the sanitizers");
+#endif
+	run_in_temp(&r, "awk 'BEGIN { for (i = 0; i < 200000; i++) "
+	    "print \"main;f\" i, 1 }' | ccs-convert -t dump -o $T/a.dump && "
+	    "(ulimit -v 49152 && ccs-convert -t json $T/a.dump > $T/a.json && "
+	    "ccs-convert -t speedscope $T/a.dump > $T/a.ss) && "
+	    "ccs-convert -t dump $T/a.json | cmp - $T/a.dump && "
+	    "node -e 'let d=JSON.parse(require(\"fs\").readFileSync(\"'$T/a.ss'\"));"
+	    "console.log(d.shared.frames.length, d.shared.frames[200001].name)'");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_eq(r.out, "200002 f199999\n");
+	run_free(&r);
+}
+
+/*
  * What follows a head from a pipe or a device may never end: a byte that
  * JSON cannot have outside a string stops the scan for the nodes there,
  * where it used to read on, then read the whole input, in memory.
