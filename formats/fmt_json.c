@@ -197,9 +197,8 @@ put_ccs(FILE *out, struct pdb *db)
 	for (i = 0; rc == 0 && i < pdb_cc_count(db); i++) {
 		pdb_cc(db, i, &cc);
 		t.len = 0;
-		if (i > 0 && pdb_text_add(&t, ",", 1) != 0)
-			rc = PDB_ENOMEM;
-		else if ((o = json_pack("{s:o,s:I,s:o,s:b,s:b,s:I}", "label",
+		if ((i > 0 && pdb_text_add(&t, ",", 1) != 0) ||
+		    (o = json_pack("{s:o,s:I,s:o,s:b,s:b,s:I}", "label",
 		    jstr(cc.label), "module", (json_int_t)cc.module_index,
 		    "src", jstr(cc.src), "caf", (cc.flags & PDB_CC_CAF) != 0,
 		    "synthetic", (cc.flags & PDB_CC_SYNTHETIC) != 0, "id",
