@@ -120,15 +120,16 @@ jstr(const char *s)
 	return j;
 }
 
-/* The data but its columns of numbers (cc, kids, values), which are
- * most of it, with metric shown first; NULL when out of memory. */
+/*
+ * The data but its cost centres, whose array is left empty (put_ccs()),
+ * and its columns of numbers (cc, kids, values), which are most of it,
+ * with metric shown first; NULL when out of memory.
+ */
 static json_t *
 build_head(struct pdb *db, int metric, const struct pdb_html_opts *ho)
 {
-	json_t *doc, *metrics, *ccs;
+	json_t *doc, *metrics;
 	unsigned m, nm = pdb_metric_count(db);
-	struct pdb_cc c;
-	uint32_t i;
 	const char *k;
 
 	/*
@@ -145,7 +146,7 @@ build_head(struct pdb *db, int metric, const struct pdb_html_opts *ho)
 	    "date")) ? k : "")) == NULL ||
 	    pdb_json_put(doc, "metric", json_integer(metric)) == NULL ||
 	    (metrics = pdb_json_put(doc, "metrics", json_array())) == NULL ||
-	    (ccs = pdb_json_put(doc, "ccs", json_array())) == NULL)
+	    pdb_json_put(doc, "ccs", json_array()) == NULL)
 		goto fail;
 	for (m = 0; m < nm; m++) {
 		const struct pdb_metric *mt = pdb_metric(db, m);
@@ -156,19 +157,6 @@ build_head(struct pdb *db, int metric, const struct pdb_html_opts *ho)
 		    "kind", mt->kind == PDB_COUNT ? "count" : "cost",
 		    "approximate", (mt->flags & PDB_METRIC_APPROX) != 0,
 		    "compensated", pdb_ticks_compensated(db, m))))
-			goto fail;
-	}
-	for (i = 0; i < pdb_cc_count(db); i++) {
-		pdb_cc(db, i, &c);
-		/* A name not UTF-8 is shown with U+FFFD, and its bytes go
-		 * along for the page's globs, which match bytes. */
-		if (pdb_utf8_string(c.label) && pdb_utf8_string(c.module) ?
-		    json_array_append_new(ccs, json_pack("[o,o,o,i]",
-		    jstr(c.label), jstr(c.module), jstr(c.src),
-		    (int)c.flags)) : json_array_append_new(ccs,
-		    json_pack("[o,o,o,i,o,o]", jstr(c.label), jstr(c.module),
-		    jstr(c.src), (int)c.flags, jbytes(c.label),
-		    jbytes(c.module))))
 			goto fail;
 	}
 	if (ho != NULL && ho->note != NULL &&
@@ -247,6 +235,61 @@ chunk_nodes(unsigned nm)
 	return n > CHUNK_MAX ? CHUNK_MAX : n < 1 ? 1 : (uint32_t)n;
 }
 
+/* Add the n bytes at s to t, every '<' escaped. */
+static void
+add_escaped(struct pdb_text *t, const char *s, size_t n)
+{
+	const char *lt;
+
+	while (n > 0 && (lt = memchr(s, '<', n)) != NULL) {
+		pdb_text_add(t, s, (size_t)(lt - s));
+		pdb_text_add(t, "\\u003c", 6);
+		n -= (size_t)(lt - s) + 1;
+		s = lt + 1;
+	}
+	pdb_text_add(t, s, n);
+}
+
+/*
+ * The cost centres, comma-separated, each as Jansson wrote it in the
+ * whole document, added to t, which goes out as it fills: a Jansson
+ * array of them all took some 1 KB a cost centre.  Returns 0, or -1
+ * when out of memory.
+ */
+static int
+put_ccs(struct pdb_text *t, FILE *out, struct pdb *db)
+{
+	struct pdb_text one = { NULL, 0, 0, 0 };
+	struct pdb_cc c;
+	json_t *a;
+	uint32_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < pdb_cc_count(db); i++) {
+		pdb_cc(db, i, &c);
+		/* A name not UTF-8 is shown with U+FFFD, and its bytes go
+		 * along for the page's globs, which match bytes. */
+		a = pdb_utf8_string(c.label) && pdb_utf8_string(c.module) ?
+		    json_pack("[o,o,o,i]", jstr(c.label), jstr(c.module),
+		    jstr(c.src), (int)c.flags) : json_pack("[o,o,o,i,o,o]",
+		    jstr(c.label), jstr(c.module), jstr(c.src), (int)c.flags,
+		    jbytes(c.label), jbytes(c.module));
+		one.len = 0;
+		if (a == NULL || pdb_json_text(a, JSON_COMPACT, &one) != 0)
+			rc = -1;
+		json_decref(a);
+		if (rc == 0) {
+			if (i > 0)
+				pdb_text_add(t, ",", 1);
+			add_escaped(t, one.p, one.len);
+			if (t->len >= ((size_t)1 << 20))
+				rc = flush_text(t, out);
+		}
+	}
+	free(one.p);
+	return rc;
+}
+
 /*
  * The JSON text, with every '<' escaped, written to out: the head, then
  * the columns of numbers in chunks, each closing the script element
@@ -263,7 +306,8 @@ put_data(struct pdb *db, FILE *out, int metric,
 	struct pdb_text head = { NULL, 0, 0, 0 }, t = { NULL, 0, 0, 0 };
 	unsigned m, nm = pdb_metric_count(db);
 	uint32_t start, n, per = chunk_nodes(nm);
-	size_t i;
+	const char *ccs;
+	size_t cut;
 	int dumped, rc = -1;
 
 	if ((doc = build_head(db, metric, ho)) == NULL)
@@ -277,13 +321,21 @@ put_data(struct pdb *db, FILE *out, int metric,
 		free(head.p);
 		return -1;
 	}
-	for (i = 0; i < head.len; i++) {
-		if (head.p[i] == '<')
-			pdb_text_add(&t, "\\u003c", 6);
-		else
-			pdb_text_add(&t, head.p + i, 1);
+	/*
+	 * The cost centres go into their empty array.  A '"' in a string
+	 * is written '\\"', so the key and its '[' are found where they are.
+	 */
+	if ((ccs = strstr(head.p, ",\"ccs\":[]")) == NULL) {
+		free(head.p);
+		return -1;
 	}
+	cut = (size_t)(ccs - head.p) + strlen(",\"ccs\":[");
+	add_escaped(&t, head.p, cut);
+	dumped = put_ccs(&t, out, db) == 0;
+	add_escaped(&t, head.p + cut, head.len - cut);
 	free(head.p);
+	if (!dumped)
+		goto out;
 	for (start = pdb_walk_first(db, NULL); start != PDB_NONE;
 	    start = n) {
 		pdb_text_add(&t, CHUNK_OPEN, strlen(CHUNK_OPEN));

@@ -401,6 +401,28 @@ Test(ccs2html, chunk_edge, .timeout = 60)
 	free(dir);
 }
 
+/*
+ * The page's names are written a cost centre at a time, not held in a
+ * Jansson array of them all (some 1 KB each): 200,000 cost centres make
+ * a page in 96 MB of address space, where they took 192 MB.  The last
+ * one is in the page's data.
+ */
+Test(ccs2html, many_cost_centres_in_bounded_memory, .timeout = 120)
+{
+	struct run r;
+
+#if defined(__SANITIZE_ADDRESS__)
+	cr_skip_test("address space limits do not mix with the sanitizers");
+#endif
+	run_in_temp(&r, "awk 'BEGIN { for (i = 0; i < 200000; i++) "
+	    "print \"main;f\" i, 1 }' | ccs-convert -t dump -o $T/a.dump && "
+	    "(ulimit -v 98304 && ccs2html -o $T/a.html $T/a.dump) && "
+	    "grep -o '\\[\"f199999\",\"\",\"\",0\\]' $T/a.html");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_eq(r.out, "[\"f199999\",\"\",\"\",0]\n");
+	run_free(&r);
+}
+
 /* The viewer in Chromium: see tests/js/viewer-test.mjs for each check. */
 Test(ccs2html, viewer_in_chromium, .timeout = 180)
 {
