@@ -81,6 +81,19 @@ struct arc {
 
 #define NOPLACE		UINT64_MAX
 
+/*
+ * The focus patterns, as de-selections in a pdb_sel, which hashes
+ * literal names, so that thousands of names cost a lookup a cost
+ * centre, not a fnmatch() each; and the literal ones sorted, to tell
+ * which matched (found).
+ */
+struct focus {
+	struct pdb_sel		*sel;
+	const char		**lits;
+	unsigned char		*found;
+	size_t			 nlits;
+};
+
 /* An open node of the call graph's events. */
 struct level {
 	uint32_t	 cc;
@@ -122,6 +135,7 @@ struct dot {
 	uint32_t		*hotcc;		/* on the expensive arm: its
 						   first place there + 1 */
 	unsigned char		*focuscc;	/* matches a focus pattern */
+	struct focus		*focus;		/* the patterns, or NULL */
 	unsigned char		*shared;	/* another has its name */
 	/* Arcs, in a chained hash table. */
 	struct arc		*arcs;
@@ -505,33 +519,128 @@ own(const struct dot *d, uint32_t n)
 	return pdb_node_value(d->db, n, d->m);
 }
 
-/* Whether cost centre cc matches a focus pattern. */
+/* strcmp() of two patterns, for qsort() and bsearch(). */
 static int
-is_focus(const struct dot *d, uint32_t cc)
+cmp_pattern(const void *a, const void *b)
 {
-	size_t k;
-
-	for (k = 0; !synthetic(d, cc) && k < d->o->nfocus; k++)
-		if (pdb_cc_glob(d->db, cc, d->o->focus[k]))
-			return 1;
-	return 0;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Every focus pattern matches some cost centre. */
+static int
+is_glob(const char *pattern)
+{
+	return strpbrk(pattern, "*?[\\") != NULL;
+}
+
+static void
+focus_free(struct focus *f)
+{
+	if (f == NULL)
+		return;
+	pdb_sel_free(f->sel);
+	free(f->lits);
+	free(f->found);
+	free(f);
+}
+
+/* The focus patterns of o, or NULL when out of memory. */
+static struct focus *
+focus_new(const struct pdb_dot_opts *o)
+{
+	struct focus *f;
+	size_t k;
+
+	if ((f = calloc(1, sizeof(*f))) == NULL ||
+	    (f->sel = pdb_sel_new()) == NULL ||
+	    (f->lits = calloc(o->nfocus + 1, sizeof(*f->lits))) == NULL ||
+	    (f->found = calloc(o->nfocus + 1, 1)) == NULL) {
+		focus_free(f);
+		return NULL;
+	}
+	for (k = 0; k < o->nfocus; k++) {
+		if (pdb_sel_add(f->sel, 0, o->focus[k]) != PDB_OK) {
+			focus_free(f);
+			return NULL;
+		}
+		if (!is_glob(o->focus[k]))
+			f->lits[f->nlits++] = o->focus[k];
+	}
+	qsort(f->lits, f->nlits, sizeof(*f->lits), cmp_pattern);
+	return f;
+}
+
+/* Mark as matched the literal patterns equal to name. */
+static void
+lits_found(struct focus *f, const char *name)
+{
+	const char **hit;
+	size_t i, j;
+
+	if (f->nlits == 0 || (hit = bsearch(&name, f->lits, f->nlits,
+	    sizeof(*f->lits), cmp_pattern)) == NULL)
+		return;
+	for (i = j = (size_t)(hit - f->lits); i > 0 &&
+	    strcmp(f->lits[i - 1], name) == 0; i--)
+		;
+	for (; j < f->nlits && strcmp(f->lits[j], name) == 0; j++)
+		;
+	memset(f->found + i, 1, j - i);
+}
+
+/*
+ * Whether cost centre cc matches a focus pattern, with the literal ones
+ * it matches marked found; -1 when out of memory.  The root's cost
+ * centre, which a selection always keeps, is matched apart.
+ */
+static int
+is_focus(struct dot *d, uint32_t cc)
+{
+	size_t k;
+	int hit = 0;
+
+	if (d->o->nfocus == 0 || synthetic(d, cc))
+		return 0;
+	if (d->focus == NULL && (d->focus = focus_new(d->o)) == NULL)
+		return -1;
+	if (pdb_node_count(d->db) > 0 && pdb_node_cc(d->db, 0) == cc) {
+		for (k = 0; k < d->o->nfocus && !hit; k++)
+			hit = pdb_cc_glob(d->db, cc, d->o->focus[k]);
+	} else
+		hit = !pdb_sel_match(d->focus->sel, d->db, cc);
+	if (hit) {
+		lits_found(d->focus, pdb_cc_label(d->db, cc));
+		lits_found(d->focus, pdb_cc_fullname(d->db, cc));
+	}
+	return hit;
+}
+
+/*
+ * Every focus pattern matches some cost centre, once is_focus() has
+ * seen them all: a literal one was found, a glob matches one of the
+ * focus cost centres.  The first that does not, in the order given, is
+ * the error.
+ */
 static int
 focus_check(struct dot *d)
 {
-	uint32_t cc, ncc = pdb_cc_count(d->db);
+	const struct focus *f = d->focus;
+	const char *const *pat = d->o->focus, **hit;
+	uint32_t cc;
 	size_t k;
 	int any;
 
 	for (k = 0; k < d->o->nfocus; k++) {
-		for (any = 0, cc = 0; cc < ncc && !any; cc++)
-			any = !synthetic(d, cc) &&
-			    pdb_cc_glob(d->db, cc, d->o->focus[k]);
+		if (f != NULL && !is_glob(pat[k])) {
+			hit = bsearch(&pat[k], f->lits, f->nlits,
+			    sizeof(*f->lits), cmp_pattern);
+			any = hit != NULL && f->found[hit - f->lits];
+		} else
+			for (any = 0, cc = 0; cc < d->ncc && !any; cc++)
+				any = d->focuscc[cc] &&
+				    pdb_cc_glob(d->db, cc, pat[k]);
 		if (!any)
 			return pdb_seterr(d->db, PDB_EINVAL,
-			    "no cost centre matches focus '%s'", d->o->focus[k]);
+			    "no cost centre matches focus '%s'", pat[k]);
 	}
 	return PDB_OK;
 }
@@ -601,6 +710,7 @@ prepare(struct dot *d)
 	size_t i, k;
 	uint64_t sum = 0, a;
 	int64_t v;
+	int focus;
 
 	d->nn = pdb_node_count(db);
 	d->ncc = pdb_cc_count(db);
@@ -640,10 +750,13 @@ prepare(struct dot *d)
 			d->maxdepth = dep;
 	}
 
+	for (cc = 0; cc < d->ncc; cc++) {
+		if ((focus = is_focus(d, cc)) < 0)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		d->focuscc[cc] = (unsigned char)focus;
+	}
 	if (focus_check(d) != PDB_OK || top_mask(d, &topmask) != PDB_OK)
 		return pdb_errcode(db);
-	for (cc = 0; cc < d->ncc; cc++)
-		d->focuscc[cc] = (unsigned char)is_focus(d, cc);
 	/* fcount[dep]: focus cost centres on the path down to depth dep. */
 	if (o->nfocus > 0 && (fcount = malloc(((size_t)d->maxdepth + 1) *
 	    sizeof(*fcount))) == NULL) {
@@ -721,6 +834,7 @@ static int
 cc_reserve(struct dot *d, struct pdb *db)
 {
 	size_t n = d->capcc, m = (size_t)pdb_cc_count(db) + 1;
+	int focus;
 
 	if (m > n) {
 		m = m > 2 * n ? m : 2 * n;
@@ -733,8 +847,11 @@ cc_reserve(struct dot *d, struct pdb *db)
 			return PDB_ENOMEM;
 		d->capcc = m;
 	}
-	for (; d->ncc < pdb_cc_count(db); d->ncc++)
-		d->focuscc[d->ncc] = (unsigned char)is_focus(d, d->ncc);
+	for (; d->ncc < pdb_cc_count(db); d->ncc++) {
+		if ((focus = is_focus(d, d->ncc)) < 0)
+			return PDB_ENOMEM;
+		d->focuscc[d->ncc] = (unsigned char)focus;
+	}
 	return PDB_OK;
 }
 
@@ -875,10 +992,10 @@ agg_end(struct dot *d)
 	if (d->overflow)
 		return pdb_seterr(d->db, PDB_EFORMAT, "the total of '%s' "
 		    "overflows 64 bits", pdb_metric(d->db, d->m)->name);
-	if (focus_check(d) != PDB_OK)
-		return pdb_errcode(d->db);
 	if (cc_reserve(d, d->db) != PDB_OK)
 		return pdb_seterr(d->db, PDB_ENOMEM, "out of memory");
+	if (focus_check(d) != PDB_OK)
+		return pdb_errcode(d->db);
 	if ((kept = malloc((d->narcs + 1) * sizeof(*kept))) == NULL)
 		return pdb_seterr(d->db, PDB_ENOMEM, "out of memory");
 	for (k = 0; k < d->narcs; k++)
@@ -1750,6 +1867,7 @@ dot_free(struct dot *d)
 	free(d->present);
 	free(d->hotcc);
 	free(d->focuscc);
+	focus_free(d->focus);
 	free(d->shared);
 	free(d->arcs);
 	free(d->bucket);

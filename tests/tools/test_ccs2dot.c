@@ -476,6 +476,50 @@ Test(ccs2dot, focus_without_match)
 	run_free(&r);
 }
 
+/*
+ * Focus names given as literals are looked up, not globbed: the graph
+ * is the one that globs matching the same cost centres draw (but for
+ * the legend's lines that name the patterns), by label,
+ * by module and label, for the root's cost centre, and with a name given
+ * twice; streamed, and as a tree (--top).  A name or glob that matches
+ * nothing is the error, the first in the order given.
+ */
+Test(ccs2dot, focus_names_as_their_globs)
+{
+	static const char *const how[] = { "", "--top 20 " };
+	char *dir = make_temp_dir();
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
+		run(&r, "ccs2dot %s--focus f2 --focus f3 --focus f4 "
+		    "--focus Mod1.f24 --focus f2 --focus _start %s > %s/a && "
+		    "ccs2dot %s--focus 'f[234]' --focus 'Mod1.f2[4]' "
+		    "--focus '_star[t]' %s > %s/b && "
+		    "sed '/through /{N;d;}' %s/b > %s/b.l && "
+		    "sed '/through /{N;d;}' %s/a | cmp - %s/b.l && "
+		    "grep -c 'label=' %s/a", how[i], PGCL, dir, how[i], PGCL,
+		    dir, dir, dir, dir, dir, dir);
+		cr_expect_eq(r.status, 0, "%s%s%s", how[i], r.out, r.err);
+		cr_expect_gt(atoi(r.out), 5, "%s", r.out);
+		run_free(&r);
+		run(&r, "ccs2dot %s--focus f20 --focus zzz --focus 'q*' "
+		    "--focus aaa %s", how[i], PGCL);
+		cr_expect_eq(r.status, 1);
+		cr_expect(strstr(r.err, "no cost centre matches focus "
+		    "'zzz'\n") != NULL, "%s%s", how[i], r.err);
+		run_free(&r);
+		run(&r, "ccs2dot %s--focus f20 --focus 'q*' --focus aaa %s",
+		    how[i], PGCL);
+		cr_expect_eq(r.status, 1);
+		cr_expect(strstr(r.err, "no cost centre matches focus "
+		    "'q*'\n") != NULL, "%s%s", how[i], r.err);
+		run_free(&r);
+	}
+	remove_temp(dir);
+	free(dir);
+}
+
 /* ---- size ---- */
 
 /* A dump of a million nodes over 5000 cost centres; malloc'd path. */
