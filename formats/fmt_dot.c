@@ -624,7 +624,8 @@ static int
 focus_check(struct dot *d)
 {
 	const struct focus *f = d->focus;
-	const char *const *pat = d->o->focus, **hit;
+	const char *const *pat = d->o->focus;
+	const char **hit;
 	uint32_t cc;
 	size_t k;
 	int any;

@@ -277,6 +277,41 @@ Test(push, random_pushes_match_the_definition)
 				    pdb_node_cc(db, t));
 }
 
+/* Cost centres f0 ... fn-1, in a module of their own, into ccs. */
+static void
+cycle_ccs(struct pdb *p, uint32_t *ccs, int n)
+{
+	uint32_t mod;
+	char name[16];
+	int i;
+
+	cr_assert(pdb_module_add(p, "N", &mod) == PDB_OK);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		cr_assert(pdb_cc_add(p, name, mod, "", 0, -1, &ccs[i]) ==
+		    PDB_OK);
+	}
+}
+
+/*
+ * Stack s, after pushes of ccs[k % n] for k up to last, count of them,
+ * onto root: by the definition, the last n cost centres pushed (or all,
+ * when fewer), top first, on the root.
+ */
+static void
+expect_last_pushed(const struct pdb *p, uint32_t s, uint32_t root,
+    const uint32_t *ccs, uint32_t n, uint32_t last, uint32_t count)
+{
+	uint32_t d;
+
+	for (d = 0; s != root && s != PDB_NONE; s = pdb_node_parent(p, s),
+	    d++)
+		cr_assert_eq(pdb_node_cc(p, s), ccs[(last + n - d % n) % n],
+		    "push %u, level %u", last, d);
+	cr_assert_eq(s, root, "push %u", last);
+	cr_assert_eq(d, count < n ? count : n, "push %u", last);
+}
+
 /*
  * A cycle of 1,000 cost centres pushed over and over: each push, but
  * for the first round, compresses, and a miss in the cache of pushes
@@ -288,28 +323,15 @@ Test(push, random_pushes_match_the_definition)
 Test(push, long_cycle_grows_the_cache, .timeout = 120)
 {
 	enum { L = 1000, ROUNDS = 16 };
-	uint32_t ccs[L], root, mod, s, n, k;
-	char name[16];
-	int i, d;
+	uint32_t ccs[L], root, s, k;
 
-	cr_assert(pdb_module_add(db, "N", &mod) == PDB_OK);
-	for (i = 0; i < L; i++) {
-		snprintf(name, sizeof(name), "f%d", i);
-		cr_assert(pdb_cc_add(db, name, mod, "", 0, -1, &ccs[i]) ==
-		    PDB_OK);
-	}
+	cycle_ccs(db, ccs, L);
 	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
 	s = root;
 	for (k = 0; k < (uint32_t)L * ROUNDS; k++) {
 		cr_assert(pdb_push(db, s, ccs[k % L], &s) == PDB_OK);
-		if (k % 997 != 0 && k + 1 != (uint32_t)L * ROUNDS)
-			continue;
-		/* Top first: ccs[k], ccs[k - 1], ... down to MAIN. */
-		for (n = s, d = 0; n != root; n = pdb_node_parent(db, n), d++)
-			cr_assert_eq(pdb_node_cc(db, n),
-			    ccs[(k + (uint32_t)L * ROUNDS - (uint32_t)d) % L],
-			    "push %u, level %d", k, d);
-		cr_assert_eq(d, k < L ? (int)k + 1 : L, "push %u", k);
+		if (k % 997 == 0 || k + 1 == (uint32_t)L * ROUNDS)
+			expect_last_pushed(db, s, root, ccs, L, k, k + 1);
 	}
 	/* One stack per rotation and prefix: L + (L - 1) + ... + 1. */
 	cr_assert_eq(pdb_node_count(db), 1 + (uint32_t)L * (L + 1) / 2 +
@@ -328,23 +350,16 @@ Test(push, long_cycle_grows_the_cache, .timeout = 120)
 Test(push, long_cycle_without_memory_for_the_caches, .timeout = 120)
 {
 	enum { L = 200, PUSHES = 200 * 25 };
-	uint32_t ccs[L], top, root, mod, s, n, k;
+	uint32_t ccs[L + 1], root, s, k;
 	struct pdb *p;
 	unsigned long fail;
-	char name[16];
-	int i, d, rc, nocache = 0;
+	int rc, nocache = 0;
 
 	for (fail = 1;; fail++) {
 		cr_assert((p = pdb_new()) != NULL);
-		cr_assert(pdb_module_add(p, "N", &mod) == PDB_OK);
-		cr_assert(pdb_cc_add(p, "MAIN", mod, "", 0, -1, &top) ==
-		    PDB_OK);
-		for (i = 0; i < L; i++) {
-			snprintf(name, sizeof(name), "f%d", i);
-			cr_assert(pdb_cc_add(p, name, mod, "", 0, -1,
-			    &ccs[i]) == PDB_OK);
-		}
-		cr_assert(pdb_root_new(p, top, &root) == PDB_OK);
+		/* f200 is the root's. */
+		cycle_ccs(p, ccs, L + 1);
+		cr_assert(pdb_root_new(p, ccs[L], &root) == PDB_OK);
 		s = root;
 		failalloc_arm(fail);
 		for (k = 1, rc = PDB_OK; k <= PUSHES && rc == PDB_OK; k++)
@@ -360,12 +375,8 @@ Test(push, long_cycle_without_memory_for_the_caches, .timeout = 120)
 			pdb_free(p);
 			continue;
 		}
-		/* Top first: the last L cost centres pushed, on MAIN. */
 		nocache++;
-		for (n = s, d = 0; d < L; n = pdb_node_parent(p, n), d++)
-			cr_assert_eq(pdb_node_cc(p, n),
-			    ccs[(PUSHES + L - d) % L], "allocation %lu", fail);
-		cr_assert_eq(n, root, "allocation %lu", fail);
+		expect_last_pushed(p, s, root, ccs, L, PUSHES, PUSHES);
 		pdb_free(p);
 	}
 	cr_assert_geq(nocache, 2, "the caches' allocations failed");
@@ -380,16 +391,9 @@ Test(push, long_cycle_without_memory_for_the_caches, .timeout = 120)
 Test(push, long_cycle_never_a_cache)
 {
 	enum { L = 200, PUSHES = 200 * 25 };
-	uint32_t ccs[L], root, mod, s, n, k;
-	char name[16];
-	int i, d;
+	uint32_t ccs[L], root, s, k;
 
-	cr_assert(pdb_module_add(db, "N", &mod) == PDB_OK);
-	for (i = 0; i < L; i++) {
-		snprintf(name, sizeof(name), "f%d", i);
-		cr_assert(pdb_cc_add(db, name, mod, "", 0, -1, &ccs[i]) ==
-		    PDB_OK);
-	}
+	cycle_ccs(db, ccs, L);
 	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
 	s = root;
 	failalloc_size(sizeof(struct pdbi_memo) << 14);
@@ -398,7 +402,5 @@ Test(push, long_cycle_never_a_cache)
 	failalloc_size(0);
 	cr_assert(failalloc_fired(), "no allocation of a cache's size");
 	cr_assert(db->memo == NULL && db->pushmemo == NULL);
-	for (n = s, d = 0; d < L; n = pdb_node_parent(db, n), d++)
-		cr_assert_eq(pdb_node_cc(db, n), ccs[(PUSHES + L - d) % L]);
-	cr_assert_eq(n, root);
+	expect_last_pushed(db, s, root, ccs, L, PUSHES, PUSHES);
 }
