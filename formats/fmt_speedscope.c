@@ -380,8 +380,9 @@ tick_ns(const struct pdb *db, const struct pdb_metric *mt)
 }
 
 /*
- * Is a profile to be written as events: the smaller form, and not too
- * deep for speedscope where samples are not too large for it?  Samples take their frames and, per stack, a
+ * Is a profile to be written as events: the smaller form, exact as
+ * speedscope reads it, and not too deep for speedscope where samples
+ * are not too large for it?  Samples take their frames and, per stack, a
  * bracket, two commas and a weight; events take 28 bytes, a frame and a
  * value for each frame opened or closed.  Values are taken to be as
  * long as the total.
@@ -392,6 +393,10 @@ events_chosen(const struct sums *s, int64_t scale)
 	uint64_t end = s->big ? 24 : digits((uint64_t)(s->total * scale));
 	uint64_t samples = s->sample_bytes + s->stacks * (3 + end);
 
+	/* Events are running totals, which speedscope reads as doubles:
+	 * past 2^53 they would merge stacks of small cost. */
+	if (s->big || s->total * scale > ((int64_t)1 << 53))
+		return 0;
 	if (s->deepest > EVENTS_DEPTH_MAX && samples < SAMPLES_BYTES_MAX)
 		return 0;
 	return 2 * (s->opens * (28 + end) + s->open_bytes) < samples;

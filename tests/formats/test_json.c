@@ -691,6 +691,10 @@ Test(speedscope, stacks_are_the_profiles_stacks)
 		/* Written as events, with and without cost on the root. */
 		{ CHAIN(300), "samples", 0 },
 		{ CHAIN_TOP(300, 5) " | ccs-select -d Top", "samples", 0 },
+		/* Deep, but its total past 2^53: as samples, exactly. */
+		{ "awk 'BEGIN { print \"big 10000000000000000\"; s = \"f0\"; "
+		    "for (i = 1; i <= 200; i++) { print s, 1; "
+		    "s = s \";f\" i } }'", "samples", 0 },
 		/* Cost left on the synthetic root, and a frame under it. */
 		{ "(ccs-gen -q -t folded -n 3000 --seed 8; echo 'Top 5'; "
 		    "echo 'Top;Solver.Lexer.pushSet 2') | ccs-select -d Top",
