@@ -260,8 +260,8 @@ put_samples(FILE *out, const struct pdb *db, unsigned m, int skip, int pass,
 
 /*
  * Where a profile's events are: the frames open (the path's first
- * "open" cost centres, "base" on) and the value reached, an integer or,
- * for a total past 2^63 - 1, a double.
+ * "open" cost centres, "base" on) and the value reached, which fits in
+ * 53 bits (events_chosen()).
  */
 struct events {
 	FILE		*out;
@@ -269,8 +269,6 @@ struct events {
 	size_t		 pathcap;
 	uint32_t	 open;
 	int64_t		 at;
-	double		 dat;
-	int		 big;
 	int		 first;
 	char		 line[64];
 };
@@ -290,23 +288,9 @@ put_event(struct events *e, char type, uint32_t cc)
 	p += sizeof(head) - 1;
 	p = pdb_put_decimal(p, cc);
 	memcpy(p, ",\"at\":", 6);
-	p += 6;
-	if (e->big)
-		p += sprintf(p, "%.17g", e->dat);
-	else
-		p = pdb_put_decimal(p, e->at);
+	p = pdb_put_decimal(p + 6, e->at);
 	*p++ = '}';
 	fwrite(e->line, 1, (size_t)(p - e->line), e->out);
-}
-
-/* Advance by a positive cost v (scaled, and so within the total). */
-static void
-advance(struct events *e, int64_t v)
-{
-	if (e->big)
-		e->dat += (double)v;
-	else
-		e->at += v;
 }
 
 /*
@@ -320,10 +304,10 @@ advance(struct events *e, int64_t v)
  * ccs-flat.  Returns -1 when out of memory.
  */
 static int
-put_events(FILE *out, const struct pdb *db, unsigned m, int skip, int big,
+put_events(FILE *out, const struct pdb *db, unsigned m, int skip,
     int64_t scale)
 {
-	struct events e = { .out = out, .big = big, .first = 1 };
+	struct events e = { .out = out, .first = 1 };
 	uint32_t n, depth, base = skip ? 1 : 0;
 	int64_t v;
 	int rc = 0;
@@ -344,13 +328,13 @@ put_events(FILE *out, const struct pdb *db, unsigned m, int skip, int big,
 		if (depth < base) {
 			/* The synthetic root, first of the walk. */
 			put_event(&e, 'O', e.path[0]);
-			advance(&e, v * scale);
+			e.at += v * scale;
 			put_event(&e, 'C', e.path[0]);
 			continue;
 		}
 		for (; base + e.open <= depth; e.open++)
 			put_event(&e, 'O', e.path[base + e.open]);
-		advance(&e, v * scale);
+		e.at += v * scale;
 	}
 	for (; e.open > 0 && !rc; e.open--)
 		put_event(&e, 'C', e.path[base + e.open - 1]);
@@ -390,13 +374,14 @@ tick_ns(const struct pdb *db, const struct pdb_metric *mt)
 static int
 events_chosen(const struct sums *s, int64_t scale)
 {
-	uint64_t end = s->big ? 24 : digits((uint64_t)(s->total * scale));
-	uint64_t samples = s->sample_bytes + s->stacks * (3 + end);
+	uint64_t end, samples;
 
 	/* Events are running totals, which speedscope reads as doubles:
 	 * past 2^53 they would merge stacks of small cost. */
 	if (s->big || s->total * scale > ((int64_t)1 << 53))
 		return 0;
+	end = digits((uint64_t)(s->total * scale));
+	samples = s->sample_bytes + s->stacks * (3 + end);
 	if (s->deepest > EVENTS_DEPTH_MAX && samples < SAMPLES_BYTES_MAX)
 		return 0;
 	return 2 * (s->opens * (28 + end) + s->open_bytes) < samples;
@@ -432,7 +417,7 @@ put_profile(FILE *out, struct pdb *db, unsigned m, int skip)
 	    json_integer(s.total * scale));
 	if (evented) {
 		fputs(",\"events\":[", out);
-		nomem |= put_events(out, db, m, skip, s.big, scale);
+		nomem |= put_events(out, db, m, skip, scale);
 	} else {
 		fputs(",\"samples\":[", out);
 		nomem |= put_samples(out, db, m, skip, 0, scale);

@@ -307,6 +307,15 @@ push_window_end(struct pdb *db)
 	db->pushcalls = db->pushwalk = 0;
 }
 
+/* Count a compressing push, whose miss walked walk stacks. */
+static inline void
+push_counted(struct pdb *db, size_t walk)
+{
+	db->pushwalk += walk;
+	if (++db->pushcalls == PUSH_WINDOW)
+		push_window_end(db);
+}
+
 /*
  * A child found again by a replay.  Replays of one stack's pushes go
  * over the same levels, whose children are scattered over the node
@@ -348,8 +357,7 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 		e = memo_slot(db->pushmemo, db->pushmask, s, cc);
 		if (e->s == s && e->cc == cc) {
 			*out = e->t;
-			if (++db->pushcalls == PUSH_WINDOW)
-				push_window_end(db);
+			push_counted(db, 0);
 			return PDB_OK;
 		}
 	}
@@ -371,9 +379,7 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 	if (n == 0)
 		return pdbi_child_new(db, s, cc, NULL, out);
 	/* A walk the cache could have spared: case 2 makes a child. */
-	db->pushwalk += npath;
-	if (++db->pushcalls == PUSH_WINDOW)
-		push_window_end(db);
+	push_counted(db, npath);
 	/*
 	 * Case 3: drop the occurrence at n and rebuild above its parent,
 	 * finding each stack while there is one.  From the first missing
