@@ -28,8 +28,11 @@
  * time, in cache misses, than walking the stack again, and 2 to 4 bytes
  * a node.  It grows only when its misses walk far (push.c).  The
  * children that a replay of case 3 finds again go in a cache of their
- * own, memo: finding a child is a push too (case 1).  All of this is
- * an index: dropping it (pdbi_index_free()) loses nothing but time.
+ * own, memo: finding a child is a push too (case 1).  Once walks grow
+ * long, a third cache, dropmemo, keeps for the stacks walked the stack
+ * with the pushed cost centre dropped, which the next walk through them
+ * need not walk past (push.c).  All of this is an index: dropping it
+ * (pdbi_index_free()) loses nothing but time.
  *
  * Tree walks use the child lists, never the index.  A node is 16 bytes:
  * it keeps its last child, and the children form a circular list through
@@ -92,6 +95,11 @@ struct pdbi_col {
 	int64_t		 esc;		/* the element of a value in side */
 	size_t		 nside;		/* the column's values in side */
 };
+
+/* Compressing pushes are counted in windows of PDBI_PUSH_WINDOW; walks
+ * of more than PDBI_PUSH_WALK_MAX stacks a push are long (push.c). */
+#define PDBI_PUSH_WINDOW	4096
+#define PDBI_PUSH_WALK_MAX	32
 
 /* A stack with more children than this has them in the kids table. */
 #define PDBI_SCAN	8
@@ -191,6 +199,11 @@ struct pdb {
 	size_t		 pushmask;	/* pushmemo's entries less one */
 	uint64_t	 pushcalls;	/* compressing pushes in this window */
 	uint64_t	 pushwalk;	/* stacks their misses walked */
+	uint64_t	 walked;	/* stacks walked by compressing pushes,
+					   in all */
+	struct pdbi_memo *dropmemo;	/* stacks with a cost centre dropped,
+					   or NULL */
+	int		 dropping;	/* walks were long: dropmemo is kept */
 	uint32_t	*pushpath;	/* push.c's scratch: cost centres */
 	size_t		 pushcap;
 

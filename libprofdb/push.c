@@ -15,6 +15,16 @@
  *     cache of the last few (pdb_int.h), which spares a stack pushed
  *     onto many times over, as under a wide stack de-selected, the walk
  *     each time.
+ *
+ * The replay is a recursion: s with cc dropped is s's parent with cc
+ * dropped, and s's cost centre pushed back on it.  So a push through a
+ * stack x whose "x with cc dropped" is known can stop its walk at x and
+ * replay from there.  Pushes that never repeat still share those stacks:
+ * the W stacks under the end of a chain D deep, each pushing the chain's
+ * first cost centre, walk D stacks once and then one each, where each
+ * walked D, O(D * W) for O(D + W) stacks made.  Looking it up costs a
+ * probe a stack walked, so dropmemo is kept only once the walks of a
+ * window have come to more than PDBI_PUSH_WALK_MAX stacks a push.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,16 +33,16 @@
 
 /*
  * The caches of push (pdb_int.h) are direct-mapped tables.  That of the
- * children replays find has 16,384 entries, 192 KB.  That of compressing
- * pushes starts as large, and doubles, up to one entry a node, when in a
- * window of pushes its misses walked more than PUSH_WALK_MAX stacks a
- * push: a cycle of L cost centres repeated on one path asks for the same
- * L pushes over and over, each of which walks L stacks when missed, so
+ * children replays find has 16,384 entries, 192 KB, and so has that of
+ * stacks with a cost centre dropped.  That of compressing pushes starts
+ * as large, and doubles, up to one entry a node, when in a window of
+ * pushes its misses walked more than PDBI_PUSH_WALK_MAX stacks a push: a
+ * cycle of L cost centres repeated on one path asks for the same L
+ * pushes over and over, each of which walks L stacks when missed, so
  * that once L^2 passed the table's size, a push cost L.
  */
 #define MEMO_BITS	14
-#define PUSH_WINDOW	4096
-#define PUSH_WALK_MAX	32
+#define MEMO_MASK	(((size_t)1 << MEMO_BITS) - 1)
 
 /* The slot of a cost centre in a table of mask + 1 slots. */
 static size_t
@@ -248,15 +258,18 @@ pdbi_index_free(struct pdb *db)
 	free(db->wide);
 	free(db->memo);
 	free(db->pushmemo);
+	free(db->dropmemo);
 	free(db->pushpath);
 	db->kids = NULL;
 	db->wide = NULL;
 	db->memo = NULL;
 	db->pushmemo = NULL;
+	db->dropmemo = NULL;
 	db->pushpath = NULL;
 	db->kidcap = db->nkids = db->nwide = db->pushcap = 0;
 	db->pushmask = 0;
-	db->pushcalls = db->pushwalk = 0;
+	db->pushcalls = db->pushwalk = db->walked = 0;
+	db->dropping = 0;
 	db->kidlast = 0;
 }
 
@@ -293,7 +306,7 @@ push_window_end(struct pdb *db)
 
 	/* Without memory for a table, there is none to grow. */
 	if (db->pushmemo != NULL &&
-	    db->pushwalk > (uint64_t)PUSH_WALK_MAX * PUSH_WINDOW &&
+	    db->pushwalk > (uint64_t)PDBI_PUSH_WALK_MAX * PDBI_PUSH_WINDOW &&
 	    n * 2 <= db->nnodes && (bigger = memo_new(n * 2)) != NULL) {
 		for (i = 0; i < n; i++) {
 			e = &db->pushmemo[i];
@@ -307,13 +320,91 @@ push_window_end(struct pdb *db)
 	db->pushcalls = db->pushwalk = 0;
 }
 
-/* Count a compressing push, whose miss walked walk stacks. */
+/* Count a compressing push. */
 static inline void
-push_counted(struct pdb *db, size_t walk)
+push_counted(struct pdb *db)
+{
+	if (++db->pushcalls == PDBI_PUSH_WINDOW)
+		push_window_end(db);
+}
+
+/*
+ * Count a compressing push that missed the cache and walked walk
+ * stacks.  Walks long for a window start dropmemo at once: the window's
+ * pushes could each be as long as the stack is deep.
+ */
+static void
+push_missed(struct pdb *db, size_t walk)
 {
 	db->pushwalk += walk;
-	if (++db->pushcalls == PUSH_WINDOW)
-		push_window_end(db);
+	db->walked += walk;
+	if (!db->dropping && db->pushwalk >
+	    (uint64_t)PDBI_PUSH_WALK_MAX * PDBI_PUSH_WINDOW) {
+		/* Without memory, no cache, and no asking again. */
+		db->dropping = 1;
+		db->dropmemo = memo_new(MEMO_MASK + 1);
+	}
+	push_counted(db);
+}
+
+/* Stack x with cc dropped, if table drop has it, into t. */
+static inline int
+drop_found(const struct pdbi_memo *drop, uint32_t x, uint32_t cc, uint32_t *t)
+{
+	const struct pdbi_memo *e = &drop[pdbi_mix64((uint64_t)x << 32 | cc) &
+	    MEMO_MASK];
+
+	if (e->s != x || e->cc != cc)
+		return 0;
+	*t = e->t;
+	return 1;
+}
+
+/*
+ * Walk back from s to find an earlier occurrence of cc, into n, or a
+ * stack known with it dropped (in table drop, if not NULL), into t; the
+ * root is fixed.  The path is the cost centres to push again, last
+ * first: cc, then those passed from s down, npath of them in all.
+ */
+static inline int
+walk_back(struct pdb *db, const struct pdbi_memo *drop, uint32_t s,
+    uint32_t cc, uint32_t *np, size_t *npathp, uint32_t *t)
+{
+	size_t npath = *npathp;
+	uint32_t n;
+
+	for (n = s; n != 0 && db->nodes[n].cc != cc; n = db->nodes[n].parent) {
+		if (drop != NULL && drop_found(drop, n, cc, t))
+			break;
+		if (pdbi_grow(&db->pushpath, &db->pushcap, npath + 1,
+		    sizeof(*db->pushpath)) != PDB_OK)
+			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
+		db->pushpath[npath++] = db->nodes[n].cc;
+	}
+	*np = n;
+	*npathp = npath;
+	return PDB_OK;
+}
+
+/*
+ * Remember "x with cc dropped" for the walked stacks of a push of cc
+ * onto x that gave t: x and its parents, walked of them.  The first is
+ * t's parent, the next its parent, and so on, as the replay made them.
+ */
+static void
+drops_remember(struct pdb *db, uint32_t x, uint32_t cc, uint32_t t,
+    size_t walked)
+{
+	struct pdbi_memo *e;
+
+	for (; walked > 0; walked--) {
+		t = db->nodes[t].parent;
+		e = memo_slot(db->dropmemo, MEMO_MASK, x, cc);
+		e->s = x;
+		e->cc = cc;
+		e->t = t;
+		x = db->nodes[x].parent;
+	}
 }
 
 /*
@@ -328,7 +419,7 @@ static int
 replay_find(struct pdb *db, uint32_t t, uint32_t cc, uint32_t *out)
 {
 	struct pdbi_memo *e = db->memo != NULL ? memo_slot(db->memo,
-	    ((size_t)1 << MEMO_BITS) - 1, t, cc) : NULL;
+	    MEMO_MASK, t, cc) : NULL;
 	int rc;
 
 	if (e != NULL && e->s == t && e->cc == cc) {
@@ -348,48 +439,44 @@ replay_find(struct pdb *db, uint32_t t, uint32_t cc, uint32_t *out)
 int
 pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 {
+	const struct pdbi_memo *drop = db->dropmemo;
 	struct pdbi_memo *e;
-	uint32_t n, t, c, *path;
-	size_t npath = 1;
+	uint32_t n = 0, t = PDB_NONE, c, *path;
+	size_t npath = 1, walked;
 	int rc;
 
 	if (db->pushmemo != NULL) {
 		e = memo_slot(db->pushmemo, db->pushmask, s, cc);
 		if (e->s == s && e->cc == cc) {
 			*out = e->t;
-			push_counted(db, 0);
+			push_counted(db);
 			return PDB_OK;
 		}
 	}
 	if (pdbi_grow(&db->pushpath, &db->pushcap, 1, sizeof(*db->pushpath)) !=
 	    PDB_OK)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-	/*
-	 * Walk back to find an earlier occurrence; the root is fixed.  The
-	 * path is the cost centres to push again, last first: cc, then
-	 * those passed from s down.
-	 */
-	for (n = s; n != 0 && db->nodes[n].cc != cc; n = db->nodes[n].parent) {
-		if (pdbi_grow(&db->pushpath, &db->pushcap, npath + 1,
-		    sizeof(*db->pushpath)) != PDB_OK)
-			return pdb_seterr(db, PDB_ENOMEM, "out of memory");
-		db->pushpath[npath++] = db->nodes[n].cc;
-	}
+	/* Without dropmemo, the walk has no probe to skip. */
+	if ((rc = drop == NULL ? walk_back(db, NULL, s, cc, &n, &npath, &t) :
+	    walk_back(db, drop, s, cc, &n, &npath, &t)) != PDB_OK)
+		return rc;
 	/* Case 2: cc is not on s, and no child of s has it (case 1). */
 	if (n == 0)
 		return pdbi_child_new(db, s, cc, NULL, out);
 	/* A walk the cache could have spared: case 2 makes a child. */
-	push_counted(db, npath);
+	walked = npath - 1;
+	push_missed(db, npath);
 	/*
-	 * Case 3: drop the occurrence at n and rebuild above its parent,
-	 * finding each stack while there is one.  From the first missing
-	 * on, all are new (a new stack has no children), so they are made
-	 * as one chain (pdbi_chain_new()): replays make most of a
-	 * projection's nodes.
+	 * Case 3: drop the occurrence at n and rebuild above its parent
+	 * (or above n with cc dropped), finding each stack while there is
+	 * one.  From the first missing on, all are new (a new stack has no
+	 * children), so they are made as one chain (pdbi_chain_new()):
+	 * replays make most of a projection's nodes.
 	 */
 	path = db->pushpath;
 	path[0] = cc;
-	t = db->nodes[n].parent;
+	if (t == PDB_NONE)
+		t = db->nodes[n].parent;
 	while (npath-- > 0) {
 		if ((rc = replay_find(db, t, path[npath], &c)) != PDB_OK)
 			return rc;
@@ -403,11 +490,13 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 	}
 	*out = t;
 	/* Caches: without memory, nothing is remembered. */
+	if (db->dropmemo != NULL)
+		drops_remember(db, s, cc, t, walked);
 	if (db->memo == NULL)
-		db->memo = memo_new((size_t)1 << MEMO_BITS);
+		db->memo = memo_new(MEMO_MASK + 1);
 	if (db->pushmemo == NULL &&
-	    (db->pushmemo = memo_new((size_t)1 << MEMO_BITS)) != NULL)
-		db->pushmask = ((size_t)1 << MEMO_BITS) - 1;
+	    (db->pushmemo = memo_new(MEMO_MASK + 1)) != NULL)
+		db->pushmask = MEMO_MASK;
 	if (db->pushmemo != NULL) {
 		e = memo_slot(db->pushmemo, db->pushmask, s, cc);
 		e->s = s;

@@ -363,6 +363,9 @@ pdbi_tree_swap(struct pdb *a, struct pdb *b)
 	SWAP(pushmask);
 	SWAP(pushcalls);
 	SWAP(pushwalk);
+	SWAP(walked);
+	SWAP(dropmemo);
+	SWAP(dropping);
 	SWAP(pushpath);
 	SWAP(pushcap);
 	SWAP(side);

@@ -277,9 +277,9 @@ Test(push, random_pushes_match_the_definition)
 				    pdb_node_cc(db, t));
 }
 
-/* Cost centres f0 ... fn-1, in a module of their own, into ccs. */
+/* Cost centres prefix0 ... prefix(n-1), in module N, into ccs. */
 static void
-cycle_ccs(struct pdb *p, uint32_t *ccs, int n)
+named_ccs(struct pdb *p, const char *prefix, uint32_t *ccs, int n)
 {
 	uint32_t mod;
 	char name[16];
@@ -287,10 +287,17 @@ cycle_ccs(struct pdb *p, uint32_t *ccs, int n)
 
 	cr_assert(pdb_module_add(p, "N", &mod) == PDB_OK);
 	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "f%d", i);
+		snprintf(name, sizeof(name), "%s%d", prefix, i);
 		cr_assert(pdb_cc_add(p, name, mod, "", 0, -1, &ccs[i]) ==
 		    PDB_OK);
 	}
+}
+
+/* Cost centres f0 ... fn-1 into ccs. */
+static void
+cycle_ccs(struct pdb *p, uint32_t *ccs, int n)
+{
+	named_ccs(p, "f", ccs, n);
 }
 
 /*
@@ -403,4 +410,112 @@ Test(push, long_cycle_never_a_cache)
 	cr_assert(failalloc_fired(), "no allocation of a cache's size");
 	cr_assert(db->memo == NULL && db->pushmemo == NULL);
 	expect_last_pushed(db, s, root, ccs, L, PUSHES, PUSHES);
+}
+
+/*
+ * Cost centres a0 ... a(d-1) made a chain on root by children alone
+ * (no walk), into ccs; the chain's last stack is returned.
+ */
+static uint32_t
+chain_of(struct pdb *p, uint32_t root, uint32_t *ccs, int d)
+{
+	uint32_t s = root;
+	int i;
+
+	named_ccs(p, "a", ccs, d);
+	for (i = 0; i < d; i++)
+		cr_assert(pdb_child_get(p, s, ccs[i], &s) == PDB_OK);
+	return s;
+}
+
+/*
+ * Whether t, the push of cc onto s, is by the definition s's stack
+ * without cc, and cc on top: read from both down to the root.
+ */
+static void
+expect_moved(const struct pdb *p, uint32_t s, uint32_t cc, uint32_t t)
+{
+	cr_assert_eq(pdb_node_cc(p, t), cc);
+	t = pdb_node_parent(p, t);
+	for (; s != 0; s = pdb_node_parent(p, s)) {
+		if (pdb_node_cc(p, s) == cc)
+			continue;
+		cr_assert(t != 0 && t != PDB_NONE, "stack %u too short", s);
+		cr_assert_eq(pdb_node_cc(p, t), pdb_node_cc(p, s));
+		t = pdb_node_parent(p, t);
+	}
+	cr_assert_eq(t, 0, "a stack too long");
+}
+
+/*
+ * A chain a0 ... a(D-1) whose end has W children c_i, each pushing a0
+ * again, as a caller of every c_i calling back into a0 makes: each push
+ * is a new one, so no cache of pushes helps, and each walked the D
+ * stacks back to a0, O(D * W) for 2 * W + D - 1 stacks made.  Once the
+ * walks are long, the stacks walked are remembered with a0 dropped, and
+ * every push after walks two (push.c): c_i and the chain's end.
+ */
+Test(push, fan_out_below_a_deep_chain)
+{
+	enum { D = 4000, W = 4000 };
+	static uint32_t as[D], cs[W];
+	uint32_t root, end, c, t, i;
+
+	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
+	end = chain_of(db, root, as, D);
+	named_ccs(db, "c", cs, W);
+	for (i = 0; i < W; i++) {
+		cr_assert(pdb_child_get(db, end, cs[i], &c) == PDB_OK);
+		cr_assert(pdb_push(db, c, as[0], &t) == PDB_OK);
+		expect_moved(db, c, as[0], t);
+	}
+	/* The chain, the c_i on it, a1 ... a(D-1) again, each c_i and a0. */
+	cr_assert_eq(pdb_node_count(db), 1 + D + W + (D - 1) + 2 * W);
+	/* The window's walks before the cache, then two stacks a push,
+	 * each counted with a0. */
+	cr_assert_leq(db->walked, (uint64_t)PDBI_PUSH_WALK_MAX *
+	    PDBI_PUSH_WINDOW + (D + 1) + 3 * W, "%llu stacks walked",
+	    (unsigned long long)db->walked);
+}
+
+/* Under the chain, a binary tree of depth levels, walked in pre-order;
+ * each leaf pushes a0. */
+static void
+fan_tree(uint32_t s, const uint32_t *ccs, uint32_t k, int level,
+    int levels, uint32_t a0, uint32_t *pushes)
+{
+	uint32_t c, t;
+
+	cr_assert(pdb_child_get(db, s, ccs[k], &c) == PDB_OK);
+	if (level + 1 == levels) {
+		cr_assert(pdb_push(db, c, a0, &t) == PDB_OK);
+		expect_moved(db, c, a0, t);
+		(*pushes)++;
+		return;
+	}
+	fan_tree(c, ccs, 2 * k + 1, level + 1, levels, a0, pushes);
+	fan_tree(c, ccs, 2 * k + 2, level + 1, levels, a0, pushes);
+}
+
+/*
+ * The fan-out spread over a tree of narrow stacks: a binary tree of
+ * 4,095 stacks under the chain, each of its 2,048 leaves pushing a0.
+ * A push walks back to the nearest stack an earlier one walked, so each
+ * stack of the tree is walked about once, where each push walked the
+ * chain.
+ */
+Test(push, fan_out_tree_below_a_deep_chain)
+{
+	enum { D = 4000, LEVELS = 12, TREE = (1 << LEVELS) - 1 };
+	static uint32_t as[D], ts[TREE];
+	uint32_t root, end, pushes = 0;
+
+	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
+	end = chain_of(db, root, as, D);
+	named_ccs(db, "t", ts, TREE);
+	fan_tree(end, ts, 0, 0, LEVELS, as[0], &pushes);
+	cr_assert_eq(pushes, 1u << (LEVELS - 1));
+	cr_assert_leq(db->walked, (uint64_t)PDBI_PUSH_WALK_MAX *
+	    PDBI_PUSH_WINDOW + (D + LEVELS) + 4 * TREE, "%llu stacks walked",
+	    (unsigned long long)db->walked);
 }
