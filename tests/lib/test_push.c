@@ -408,7 +408,9 @@ Test(push, long_cycle_never_a_cache)
 		cr_assert(pdb_push(db, s, ccs[k % L], &s) == PDB_OK);
 	failalloc_size(0);
 	cr_assert(failalloc_fired(), "no allocation of a cache's size");
-	cr_assert(db->memo == NULL && db->pushmemo == NULL);
+	cr_assert(db->memo == NULL && db->pushmemo == NULL &&
+	    db->dropmemo == NULL);
+	cr_assert(db->dropping, "the walks were not long");
 	expect_last_pushed(db, s, root, ccs, L, PUSHES, PUSHES);
 }
 
@@ -518,4 +520,48 @@ Test(push, fan_out_tree_below_a_deep_chain)
 	cr_assert_leq(db->walked, (uint64_t)PDBI_PUSH_WALK_MAX *
 	    PDBI_PUSH_WINDOW + (D + LEVELS) + 4 * TREE, "%llu stacks walked",
 	    (unsigned long long)db->walked);
+}
+
+/*
+ * Random pushes once stacks are remembered with a cost centre dropped:
+ * after the fan-out below a chain has made the walks long, pushes onto
+ * any stack, of a cost centre on it half the time, give the stacks of
+ * the definition.
+ */
+Test(push, random_pushes_with_dropped_stacks)
+{
+	enum { D = 600, W = 400, NCC = 50, NPUSH = 30000 };
+	static uint32_t as[D], cs[W], fs[NCC];
+	unsigned long seed = 4242;
+	uint32_t root, end, c, s, t, cc, n, k, i, depth;
+
+	cr_assert(pdb_root_new(db, MAIN, &root) == PDB_OK);
+	end = chain_of(db, root, as, D);
+	named_ccs(db, "c", cs, W);
+	named_ccs(db, "f", fs, NCC);
+	for (i = 0; i < W; i++) {
+		cr_assert(pdb_child_get(db, end, cs[i], &c) == PDB_OK);
+		cr_assert(pdb_push(db, c, as[i % 7], &t) == PDB_OK);
+		expect_moved(db, c, as[i % 7], t);
+	}
+	cr_assert(db->dropmemo != NULL, "the walks were not long");
+	for (k = 0; k < NPUSH; k++) {
+		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		s = (uint32_t)(seed >> 33) % pdb_node_count(db);
+		depth = pdb_node_depth(db, s);
+		if ((seed >> 7) & 1 && depth > 0) {
+			/* A cost centre on s, somewhere below its top. */
+			for (n = s, i = (uint32_t)(seed >> 40) % depth; i > 0;
+			    i--)
+				n = pdb_node_parent(db, n);
+			cc = pdb_node_cc(db, n);
+		} else
+			cc = (seed >> 12) & 1 ? fs[(seed >> 20) % NCC] :
+			    cs[(seed >> 20) % W];
+		cr_assert(pdb_push(db, s, cc, &t) == PDB_OK);
+		if (s != 0 && pdb_node_cc(db, s) == cc)
+			cr_assert_eq(t, s, "push %u", k);
+		else if (s != 0)
+			expect_moved(db, s, cc, t);
+	}
 }
