@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ccstools authors
+#
+# Profiles in ccstools JSON where each push of Push is a new one and
+# finds its cost centre deep on the stack (BENCHMARKS.md, "Fan-out below
+# deep chains").  Every node has one sample; z is a cost centre on no
+# stack, so "ccs-select -d z" projects the whole tree.
+#
+#   awk -v d=D -v w=W -f fanout.awk	a chain a0 ... a(D-1) whose end has
+#					W callees c_i, each calling a0
+#   awk -v d=D -v comb=1 -f fanout.awk	a chain a0 ... a(D-1) where each
+#					a_k past a0 calls c_k, which
+#					calls a0
+BEGIN {
+	if (d < 1 || (!comb && w < 1)) {
+		print "usage: awk -v d=D (-v w=W | -v comb=1) -f fanout.awk" \
+		    > "/dev/stderr"
+		exit 1
+	}
+	nc = comb ? d : w
+	printf "{\"format\":\"ccstools-profile\",\"version\":1,"
+	printf "\"metrics\":[{\"name\":\"samples\",\"unit\":\"samples\","
+	printf "\"kind\":\"cost\"}],\"modules\":[\"\"],\"cost_centres\":["
+	printf "{\"label\":\"(root)\",\"module\":0,\"src\":\"\",\"synthetic\":true}"
+	for (i = 0; i < d; i++)
+		printf ",{\"label\":\"a%d\",\"module\":0,\"src\":\"\"}", i
+	for (i = 0; i < nc; i++)
+		printf ",{\"label\":\"c%d\",\"module\":0,\"src\":\"\"}", i
+	printf ",{\"label\":\"z\",\"module\":0,\"src\":\"\"}"
+	# Nodes in pre-order: cost centre, number of children, samples.
+	printf "],\"nodes\":[[0,1,0]"
+	if (comb) {
+		printf ",[1,1,1]"
+		for (k = 1; k < d; k++)
+			printf ",[%d,%d,1],[%d,1,1],[1,0,1]", 1 + k,
+			    k < d - 1 ? 2 : 1, 1 + d + k
+	} else {
+		for (i = 0; i < d; i++)
+			printf ",[%d,%d,1]", 1 + i, i < d - 1 ? 1 : w
+		for (i = 0; i < w; i++)
+			printf ",[%d,1,1],[1,0,1]", 1 + d + i
+	}
+	print "]}"
+}
