@@ -556,6 +556,29 @@ Test(ccs_select, option_order_does_not_matter)
 
 /* ---- output forms ---- */
 
+/*
+ * A chain 300 deep whose end has 600 callees, each calling a0 again:
+ * Push walks the chain for each, until the walks have been long for a
+ * window and the stacks walked are remembered with a0 dropped
+ * (push.c).  The projection, by the definition: the chain, each callee
+ * at its end, and each callee's call of a0 as a1;...;a299;c_i;a0.
+ */
+Test(ccs_select, fan_out_below_a_deep_chain)
+{
+	struct run r;
+
+	run_in_temp(&r, "cd \"$T\" && awk -v d=300 -v w=600 -f "
+	    "\"$R/tests/support/fanout.awk\" | ccs-select -q -d z "
+	    "-t folded | sort > got && awk 'BEGIN { "
+	    "for (k = 0; k < 300; k++) { p = p (k ? \";\" : \"\") \"a\" k; "
+	    "print p \" 1\"; if (k) q = q (k > 1 ? \";\" : \"\") \"a\" k } "
+	    "for (i = 0; i < 600; i++) { print p \";c\" i \" 1\"; "
+	    "print q \";c\" i \";a0 1\" } }' | sort > want && "
+	    "cmp got want && wc -l < got");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "1500\n");
+}
+
 Test(ccs_select, folded_output_and_output_file)
 {
 	struct run r;
