@@ -11,6 +11,8 @@
 #   awk -v d=D -v comb=1 -f fanout.awk	a chain a0 ... a(D-1) where each
 #					a_k past a0 calls c_k, which
 #					calls a0
+#
+# With -v k=K, each c_i calls a0 through a chain p0 ... p(K-1).
 BEGIN {
 	if (d < 1 || (!comb && w < 1)) {
 		print "usage: awk -v d=D (-v w=W | -v comb=1) -f fanout.awk" \
@@ -18,6 +20,7 @@ BEGIN {
 		exit 1
 	}
 	nc = comb ? d : w
+	k += 0
 	printf "{\"format\":\"ccstools-profile\",\"version\":1,"
 	printf "\"metrics\":[{\"name\":\"samples\",\"unit\":\"samples\","
 	printf "\"kind\":\"cost\"}],\"modules\":[\"\"],\"cost_centres\":["
@@ -26,19 +29,33 @@ BEGIN {
 		printf ",{\"label\":\"a%d\",\"module\":0,\"src\":\"\"}", i
 	for (i = 0; i < nc; i++)
 		printf ",{\"label\":\"c%d\",\"module\":0,\"src\":\"\"}", i
+	for (i = 0; i < k; i++)
+		printf ",{\"label\":\"p%d\",\"module\":0,\"src\":\"\"}", i
 	printf ",{\"label\":\"z\",\"module\":0,\"src\":\"\"}"
+	p = 1 + d + nc		# the cost centre of p0
 	# Nodes in pre-order: cost centre, number of children, samples.
 	printf "],\"nodes\":[[0,1,0]"
 	if (comb) {
 		printf ",[1,1,1]"
-		for (k = 1; k < d; k++)
-			printf ",[%d,%d,1],[%d,1,1],[1,0,1]", 1 + k,
-			    k < d - 1 ? 2 : 1, 1 + d + k
+		for (j = 1; j < d; j++) {
+			printf ",[%d,%d,1],[%d,1,1]", 1 + j, j < d - 1 ? 2 : 1,
+			    1 + d + j
+			tail()
+		}
 	} else {
 		for (i = 0; i < d; i++)
 			printf ",[%d,%d,1]", 1 + i, i < d - 1 ? 1 : w
-		for (i = 0; i < w; i++)
-			printf ",[%d,1,1],[1,0,1]", 1 + d + i
+		for (i = 0; i < w; i++) {
+			printf ",[%d,1,1]", 1 + d + i
+			tail()
+		}
 	}
 	print "]}"
+}
+
+# A callee's way to a0: its own chain of k, then a0.
+function tail(	j) {
+	for (j = 0; j < k; j++)
+		printf ",[%d,1,1]", p + j
+	printf ",[1,0,1]"
 }
