@@ -489,9 +489,11 @@ pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 		t = c;
 	}
 	*out = t;
-	/* Caches: without memory, nothing is remembered. */
-	/* The stack a walk stopped at in dropmemo is written again, last:
-	 * the next push through it may well stop there too. */
+	/*
+	 * Caches: without memory, nothing is remembered.  The stack a walk
+	 * stopped at in dropmemo is written again, last: the next push
+	 * through it may well stop there too.
+	 */
 	if (db->dropmemo != NULL)
 		drops_remember(db, s, cc, t, walked +
 		    (db->nodes[n].cc != cc));
