@@ -487,6 +487,31 @@ Test(ccs_hot_stream, deep_stacks)
 	free(text);
 }
 
+/*
+ * A deep comb whose leaves cost more and more (each the hot stack in
+ * turn), or rise and fall: the stream keeps the hot stack in the open
+ * path and copies its levels only as they are opened again, and its
+ * answers are the tree's, as a dump and as folded stacks.
+ */
+Test(ccs_hot_stream, hot_stack_found_again_and_again)
+{
+	static const char *const vals[] = { "inc", "wave" };
+	static const char *const to[] = { "dump", "folded" };
+	char cmd[512], *f;
+	size_t i, j;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++) {
+			snprintf(cmd, sizeof(cmd), "awk -v n=1500 -v vals=%s "
+			    "-f tests/support/comb.awk | ccs-convert -q -f json "
+			    "-t %s -", vals[i], to[j]);
+			f = temp_of(cmd, j ? ".folded" : ".dump");
+			stream_is_tree(f, "--tsv");
+			stream_is_tree(f, "--tsv -n 40");
+			temp_free(f);
+		}
+}
+
 Test(ccs_hot_stream, bad_input_is_refused_as_the_tree_refuses_it)
 {
 	struct run a, b, c;

@@ -22,8 +22,10 @@
  *
  * In a format whose tree is its stream (pgcl, dump, GHC) each event is
  * a node:
- *  - The hot stack: the first node of largest own cost.  While it is
- *    open its stack is the open path, copied only when it closes.
+ *  - The hot stack: the first node of largest own cost.  Its stack is
+ *    the open path when it is found, and is copied only as the levels
+ *    holding it are opened again (hot_save()): a new hot stack in every
+ *    leaf of a deep comb would otherwise copy the path each time.
  *  - The expensive arm: at its exit a node's arm is the node and the arm
  *    of its child of largest inclusive cost (the first of equals), if
  *    that is positive.  Arms are linked lists, so an open node holds its
@@ -134,11 +136,12 @@ struct hot {
 	/* The sums of the metric shown, positive and negative values
 	 * apart. */
 	uint64_t	 range[2];
-	/* The hot stack: while pending, lv[0..hotdepth] is it. */
+	/* The hot stack, hot.len levels: lv[0..hotlive) holds the first
+	 * of them, hot.cc the rest. */
 	int64_t		 hotv;
 	uint64_t	 hotrank;
-	int		 hashot, pending;
-	size_t		 hotdepth;
+	int		 hashot;
+	size_t		 hotlive, hotcap;
 	struct stackv	 hot;
 	/* The arm of the root, at the end. */
 	struct cell	*arm, *freecells;
@@ -210,6 +213,39 @@ copy_path(const struct hot *h, size_t len, struct stackv *st)
 	for (i = 0; i < len; i++)
 		st->cc[i] = h->lv[i].cc;
 	st->len = len;
+}
+
+/*
+ * Level depth, below live (hotlive), is to be opened again: the hot
+ * stack's levels from it on go to hot.cc first (kept out of line: it is
+ * rare).
+ */
+static void	hot_save(struct hot *, size_t, size_t)
+		    __attribute__((noinline));
+
+static void
+hot_save(struct hot *h, size_t depth, size_t live)
+{
+	size_t i;
+
+	for (i = depth; i < live; i++)
+		h->hot.cc[i] = h->lv[i].cc;
+	h->hotlive = depth;
+}
+
+/* The open path's first len levels are the hot stack. */
+static void	hot_set(struct hot *, size_t)	__attribute__((noinline));
+
+static void
+hot_set(struct hot *h, size_t len)
+{
+	if (len > h->hotcap) {
+		h->hotcap = len > 2 * h->hotcap ? len : 2 * h->hotcap;
+		h->hot.cc = xreallocarray(h->hot.cc, h->hotcap,
+		    sizeof(*h->hot.cc));
+	}
+	h->hot.len = h->hotlive = len;
+	h->hashot = 1;
 }
 
 /* Whether a comes before b in the top list: larger, or earlier. */
@@ -391,6 +427,8 @@ open_level(struct hot *h, uint32_t cc, int64_t v)
 
 	if (h->depth == h->cap)
 		levels_reserve(h, h->depth + 1);
+	if (h->depth < h->hotlive)
+		hot_save(h, h->depth, h->hotlive);
 	l = &h->lv[h->depth++];
 	level_init(l, cc, v);
 	return l;
@@ -402,9 +440,8 @@ enter(struct hot *h, uint32_t cc, int64_t v)
 {
 	open_level(h, cc, v);
 	if (!h->hashot || v > h->hotv) {
-		h->hashot = h->pending = 1;
+		hot_set(h, h->depth);
 		h->hotv = v;
-		h->hotdepth = h->depth - 1;
 	}
 	/* A later node beats the least of a full list only if larger. */
 	if (h->ntop > 0 && v != 0 &&
@@ -455,10 +492,6 @@ leave(struct hot *h)
 	struct level *l;
 
 	l = &h->lv[--h->depth];
-	if (h->pending && h->depth == h->hotdepth) {
-		copy_path(h, h->depth + 1, &h->hot);
-		h->pending = 0;
-	}
 	if (h->depth > 0) {
 		close_level(h, l, l - 1);
 		return;
@@ -503,12 +536,12 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 	const size_t *restrict exits = b->exits;
 	const int64_t *v = b->values + start * b->stride + h->m;
 	struct level *lv, *l, *p;
-	size_t depth = h->depth, hotdepth = h->hotdepth, n = b->n;
+	size_t depth = h->depth, hotlive = h->hotlive, n = b->n;
 	size_t i, e, leaf, stride = b->stride;
 	int64_t hotv = h->hotv, x, least, bar;
 	uint64_t rank = h->rank, r0 = h->range[0], r1 = h->range[1], bad = 0;
 	uint64_t wm;
-	int hashot = h->hashot, pending = h->pending, full;
+	int hashot = h->hashot, full;
 
 	*fit = 1;
 	if (depth == 0)
@@ -523,12 +556,17 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 			bad |= r0 += (uint64_t)x;
 		else
 			bad |= (r1 += 0 - (uint64_t)x) - 1;
+		if (__builtin_expect(depth < hotlive, 0)) {
+			hot_save(h, depth, hotlive);
+			hotlive = depth;
+		}
 		level_init(&lv[depth++], ccs[i], x);
 		if (__builtin_expect(x >= bar, 0)) {
 			if (!hashot || x > hotv) {
-				hashot = pending = 1;
+				hot_set(h, depth);
+				hashot = 1;
+				hotlive = depth;
 				hotv = x;
-				hotdepth = depth - 1;
 			}
 			/* Into the list if nonzero and the list is not
 			 * full, or above its least. */
@@ -565,10 +603,6 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 			    (((uint64_t)p->bestinc ^ (uint64_t)x) & wm));
 			depth -= leaf;
 			e -= leaf;
-			if (pending && depth == hotdepth) {
-				copy_path(h, depth + 1, &h->hot);
-				pending = 0;
-			}
 		}
 		for (; e > 0; e--) {
 			/*
@@ -577,19 +611,12 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 			 */
 			if (depth == 1) {
 				h->depth = depth;
-				h->hotdepth = hotdepth;
-				h->pending = pending;
 				leave(h);
 				depth = h->depth;
-				pending = h->pending;
 				i++;
 				goto out;
 			}
 			l = &lv[--depth];
-			if (pending && depth == hotdepth) {
-				copy_path(h, depth + 1, &h->hot);
-				pending = 0;
-			}
 			close_level(h, l, l - 1);
 		}
 	}
@@ -597,8 +624,7 @@ out:
 	h->depth = depth;
 	h->hotv = hotv;
 	h->hashot = hashot;
-	h->pending = pending;
-	h->hotdepth = hotdepth;
+	h->hotlive = hotlive;
 	h->rank = rank;
 	h->range[0] = r0;
 	h->range[1] = r1;
@@ -789,10 +815,9 @@ m_exit(void *arg, struct pdb *db)
 	r.rank = ml->rank;
 	if (!h->hashot || r.v > h->hotv || (r.v == h->hotv &&
 	    r.rank < h->hotrank)) {
-		h->hashot = 1;
+		hot_set(h, h->depth);
 		h->hotv = r.v;
 		h->hotrank = r.rank;
-		copy_path(h, h->depth, &h->hot);
 	}
 	if (h->ntop > 0 && r.v != 0 && (h->nheap < h->ntop ||
 	    before(&r, &h->heap[0])))
@@ -900,6 +925,7 @@ hot_stream(struct tool_common *c, struct pdb *db, const char *path,
 		return BUILT;
 	}
 	tool_no_stacks(db, 0, (uint64_t)h.hashot, path);
+	hot_save(&h, 0, h.hotlive);
 	res->hot = h.hot;
 	res->hot.v = h.hotv;
 	h.hot.cc = NULL;
