@@ -50,6 +50,9 @@ struct pdb_callers {
 	uint64_t	 nodes;
 	uint32_t	 outer;		/* depth of the open outermost one */
 	uint32_t	 t;		/* its context's node */
+	size_t		 ctxdepth;	/* the last context made, for an
+					   occurrence this deep, or SIZE_MAX */
+	uint32_t	 ctx;		/* its node */
 	int64_t		*cost;		/* the cost metrics of its subtree */
 	uint64_t	 found;		/* outermost occurrences */
 
@@ -187,6 +190,7 @@ cl_clear(struct pdb_callers *cl)
 	cl->sink = keep.sink;
 	cl->check = keep.check;
 	cl->outer = PDB_NONE;
+	cl->ctxdepth = SIZE_MAX;
 }
 
 /*
@@ -239,6 +243,10 @@ cl_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 		return pdb_seterr(db, PDB_ENOMEM, "out of memory");
 	cl->pathcc[d] = cc;
 	cl->occ[d] = (d > 0 ? cl->occ[d - 1] : 0) + (uint32_t)is;
+	/* The last context is of the levels above ctxdepth: gone if one
+	 * of them is entered again. */
+	if (d < cl->ctxdepth)
+		cl->ctxdepth = SIZE_MAX;
 	cl->depth++;
 	cl->nodes++;
 	if (cl->outer != PDB_NONE)
@@ -246,14 +254,25 @@ cl_enter(void *arg, struct pdb *db, uint32_t cc, const int64_t *values)
 	if (!is)
 		return PDB_OK;
 	if (cl->occ[d] == 1) {
-		/* An outermost occurrence: its context, callers first. */
+		/*
+		 * An outermost occurrence: its context, callers first.  One
+		 * beside the last has the same (many cost centres of one
+		 * name under one caller), and reading it again would take
+		 * the whole path's depth each.
+		 */
 		cl->found++;
-		cl->t = 0;
-		for (k = d; k-- > 0;)
-			if ((cl->t = inv_child(cl, cl->t, cl->pathcc[k])) ==
-			    PDB_NONE)
-				return pdb_seterr(db, PDB_ENOMEM,
-				    "out of memory");
+		if (d == cl->ctxdepth)
+			cl->t = cl->ctx;
+		else {
+			cl->t = 0;
+			for (k = d; k-- > 0;)
+				if ((cl->t = inv_child(cl, cl->t,
+				    cl->pathcc[k])) == PDB_NONE)
+					return pdb_seterr(db, PDB_ENOMEM,
+					    "out of memory");
+			cl->ctxdepth = d;
+			cl->ctx = cl->t;
+		}
 		cl->outer = (uint32_t)d;
 		add_kind(cl, cl->cost, values, PDB_COST);
 	}
@@ -305,6 +324,7 @@ pdb_callers_stream_new(pdb_callers_match_fn *match, void *arg)
 	cl->match = match;
 	cl->arg = arg;
 	cl->outer = PDB_NONE;
+	cl->ctxdepth = SIZE_MAX;
 	cl->check = 1;
 	cl->sink.begin = cl_begin;
 	cl->sink.enter = cl_enter;

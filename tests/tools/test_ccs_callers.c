@@ -562,6 +562,68 @@ Test(ccs_callers, merged_nested)
 	free(path);
 }
 
+/*
+ * Cost centres of one name side by side under a caller share their
+ * context, which is read once; one at the same depth under another
+ * caller has a context of its own.
+ *	R -> A -> B -> go(x:1) 5, go(x:2) 7
+ *	       -> D -> go(x:1) 2
+ *	       -> go(x:2) 3
+ */
+Test(ccs_callers, merged_siblings)
+{
+	struct pdb_opts o;
+	struct pdb *db = pdb_new();
+	struct run r;
+	uint32_t mod, r0, a, b, d, go1, go2, n, ka, kb, kd, k;
+	unsigned m;
+	char *path = write_temp("", 0, ".ccsdump");
+	FILE *f;
+
+	memset(&o, 0, sizeof(o));
+	cr_assert(db != NULL);
+	cr_assert_eq(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &m), 0);
+	cr_assert_eq(pdb_module_add(db, "M", &mod), 0);
+	cr_assert_eq(pdb_cc_add(db, "R", mod, "", 0, 1, &r0), 0);
+	cr_assert_eq(pdb_cc_add(db, "A", mod, "", 0, 2, &a), 0);
+	cr_assert_eq(pdb_cc_add(db, "B", mod, "", 0, 3, &b), 0);
+	cr_assert_eq(pdb_cc_add(db, "D", mod, "", 0, 4, &d), 0);
+	cr_assert_eq(pdb_cc_add(db, "go", mod, "x:1", 0, 5, &go1), 0);
+	cr_assert_eq(pdb_cc_add(db, "go", mod, "x:2", 0, 6, &go2), 0);
+	cr_assert_eq(pdb_root_new(db, r0, &n), 0);
+	cr_assert_eq(pdb_node_append(db, n, a, &ka), 0);
+	cr_assert_eq(pdb_node_append(db, ka, b, &kb), 0);
+	cr_assert_eq(pdb_node_append(db, kb, go1, &k), 0);
+	pdb_node_set_value(db, k, 0, 5);
+	cr_assert_eq(pdb_node_append(db, kb, go2, &k), 0);
+	pdb_node_set_value(db, k, 0, 7);
+	cr_assert_eq(pdb_node_append(db, ka, d, &kd), 0);
+	cr_assert_eq(pdb_node_append(db, kd, go1, &k), 0);
+	pdb_node_set_value(db, k, 0, 2);
+	cr_assert_eq(pdb_node_append(db, ka, go2, &k), 0);
+	pdb_node_set_value(db, k, 0, 3);
+	cr_assert((f = fopen(path, "wb")) != NULL);
+	cr_assert_eq(pdb_write(db, f, &pdb_fmt_ccsdump, &o), 0, "%s",
+	    pdb_errmsg(db));
+	cr_assert_eq(fclose(f), 0);
+	pdb_free(db);
+
+	run_ok(&r, "ccs-callers --tsv go %s", path);
+	cr_expect_str_eq(r.out, "depth\tmodule\tcost_centre\tsrc\tinclusive\n"
+	    "0\tM\tgo\t\t17\n"
+	    "1\tM\tB\t\t12\n"
+	    "2\tM\tA\t\t12\n"
+	    "3\tM\tR\t\t12\n"
+	    "1\tM\tA\t\t3\n"
+	    "2\tM\tR\t\t3\n"
+	    "1\tM\tD\t\t2\n"
+	    "2\tM\tA\t\t2\n"
+	    "3\tM\tR\t\t2\n");
+	run_free(&r);
+	unlink(path);
+	free(path);
+}
+
 /* Output to a file with -o; the order of the options does not matter. */
 Test(ccs_callers, output_and_order)
 {
