@@ -577,6 +577,7 @@ Test(ccs_select, fan_out_below_a_deep_chain)
 	    "cmp got want && wc -l < got");
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect_str_eq(r.out, "1500\n");
+	run_free(&r);
 }
 
 Test(ccs_select, folded_output_and_output_file)
