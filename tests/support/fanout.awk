@@ -12,7 +12,9 @@
 #					a_k past a0 calls c_k, which
 #					calls a0
 #
-# With -v k=K, each c_i calls a0 through a chain p0 ... p(K-1).
+# With -v k=K, each c_i calls a0 through a chain p0 ... p(K-1).  With
+# -v same=1, the c_i are all named x (each its own cost centre, with a
+# source line of its own), one function to ccs-callers.
 BEGIN {
 	if (d < 1 || (!comb && w < 1)) {
 		print "usage: awk -v d=D (-v w=W | -v comb=1) -f fanout.awk" \
@@ -28,7 +30,12 @@ BEGIN {
 	for (i = 0; i < d; i++)
 		printf ",{\"label\":\"a%d\",\"module\":0,\"src\":\"\"}", i
 	for (i = 0; i < nc; i++)
-		printf ",{\"label\":\"c%d\",\"module\":0,\"src\":\"\"}", i
+		if (same)
+			printf ",{\"label\":\"x\",\"module\":0," \
+			    "\"src\":\"x.hs:%d\"}", i + 1
+		else
+			printf ",{\"label\":\"c%d\",\"module\":0," \
+			    "\"src\":\"\"}", i
 	for (i = 0; i < k; i++)
 		printf ",{\"label\":\"p%d\",\"module\":0,\"src\":\"\"}", i
 	printf ",{\"label\":\"z\",\"module\":0,\"src\":\"\"}"
