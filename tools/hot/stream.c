@@ -22,15 +22,17 @@
  *
  * In a format whose tree is its stream (pgcl, dump, GHC) each event is
  * a node:
- *  - The hot stack: the first node of largest own cost.  Its stack is
- *    the open path when it is found, and is copied only as the levels
- *    holding it are opened again (hot_save()): a new hot stack in every
- *    leaf of a deep comb would otherwise copy the path each time.
+ *  - The hot stack: the first node of largest own cost.
  *  - The expensive arm: at its exit a node's arm is the node and the arm
  *    of its child of largest inclusive cost (the first of equals), if
  *    that is positive.  Arms are linked lists, so an open node holds its
  *    best child's arm without copying it.
  *  - The costliest stacks: a heap of the n best, with their stacks.
+ * The stacks of the hot stack and of the heap are the open path when
+ * they are found, and are copied only as the levels holding them are
+ * opened again (keep_save()): a new hot stack in every leaf of a deep
+ * comb, or each node of it entering the heap, would otherwise copy the
+ * path each time.
  * The sums of the metric shown are checked as the tree builder checks
  * them, so that its overflow is the tree path's error; the others are
  * not even decoded (h_columns()).
@@ -109,7 +111,19 @@ struct kid {
 struct ranked {
 	int64_t		 v;
 	uint64_t	 rank;		/* pre-order */
+	size_t		 kept;		/* its stack */
+};
+
+/*
+ * A stack kept from the open path: st.len levels, the first live of them
+ * still in the open path's levels, the rest copied to st.cc.  Kept stacks
+ * are listed newest first, and a newer one never has fewer levels live,
+ * so that those a level opened again concerns are found first.
+ */
+struct kept {
 	struct stackv	 st;
+	size_t		 live, cap;
+	size_t		 older, newer;	/* in the list, or NONE */
 };
 
 enum mode {
@@ -136,20 +150,22 @@ struct hot {
 	/* The sums of the metric shown, positive and negative values
 	 * apart. */
 	uint64_t	 range[2];
-	/* The hot stack, hot.len levels: lv[0..hotlive) holds the first
-	 * of them, hot.cc the rest. */
+	/* The hot stack, kept[0]. */
 	int64_t		 hotv;
 	uint64_t	 hotrank;
 	int		 hashot;
-	size_t		 hotlive, hotcap;
-	struct stackv	 hot;
+	/* The kept stacks: the hot stack, then those of the heap; the
+	 * newest, and its live levels, the most any has. */
+	struct kept	*kept;
+	size_t		 nkept, newest, live;
 	/* The arm of the root, at the end. */
 	struct cell	*arm, *freecells;
 	struct slab	*slab;		/* the newest slab */
 	size_t		 slabused;	/* its cells given out */
 	int64_t		 total;
 	/* The heap of the costliest stacks: heap[0] the least of them;
-	 * room for capheap, grown up to ntop as stacks come. */
+	 * room for capheap, and for capheap + 1 kept stacks, grown up to
+	 * ntop as stacks come. */
 	struct ranked	*heap;
 	size_t		 nheap, ntop, capheap;
 	/* Merged streams: beside lv, and per event level and cost centre. */
@@ -202,49 +218,66 @@ cell_new(struct hot *h)
 	return &h->slab->cells[h->slabused++];
 }
 
-static void
-copy_path(const struct hot *h, size_t len, struct stackv *st)
-{
-	size_t i;
+/*
+ * The levels from depth on are to be opened again: the kept stacks that
+ * have them live copy them first (kept out of line: it is rare).
+ */
+static void	keep_save(struct hot *, size_t)	__attribute__((noinline));
 
-	st->cc = realloc(st->cc, (len ? len : 1) * sizeof(*st->cc));
-	if (st->cc == NULL)
-		nomem();
-	for (i = 0; i < len; i++)
-		st->cc[i] = h->lv[i].cc;
-	st->len = len;
+static void
+keep_save(struct hot *h, size_t depth)
+{
+	struct kept *s;
+	size_t k, i;
+
+	for (k = h->newest; k != NONE && (s = &h->kept[k])->live > depth;
+	    k = s->older) {
+		for (i = depth; i < s->live; i++)
+			s->st.cc[i] = h->lv[i].cc;
+		s->live = depth;
+	}
+	h->live = depth;
 }
 
 /*
- * Level depth, below live (hotlive), is to be opened again: the hot
- * stack's levels from it on go to hot.cc first (kept out of line: it is
- * rare).
+ * The open path's first len levels are kept stack k, now the newest.
+ * Newer stacks of more live levels (a merged stream's, which weighs a
+ * level when it closes) copy those first.
  */
-static void	hot_save(struct hot *, size_t, size_t)
+static void	keep_set(struct hot *, size_t, size_t)
 		    __attribute__((noinline));
 
 static void
-hot_save(struct hot *h, size_t depth, size_t live)
+keep_set(struct hot *h, size_t k, size_t len)
 {
-	size_t i;
+	struct kept *s = &h->kept[k];
 
-	for (i = depth; i < live; i++)
-		h->hot.cc[i] = h->lv[i].cc;
-	h->hotlive = depth;
+	if (h->live > len)
+		keep_save(h, len);
+	if (len > s->cap) {
+		s->cap = len > 2 * s->cap ? len : 2 * s->cap;
+		s->st.cc = xreallocarray(s->st.cc, s->cap, sizeof(*s->st.cc));
+	}
+	/* Out of the list, if in it. */
+	if (s->newer != NONE)
+		h->kept[s->newer].older = s->older;
+	else if (h->newest == k)
+		h->newest = s->older;
+	if (s->older != NONE)
+		h->kept[s->older].newer = s->newer;
+	s->st.len = s->live = h->live = len;
+	s->newer = NONE;
+	s->older = h->newest;
+	if (h->newest != NONE)
+		h->kept[h->newest].newer = k;
+	h->newest = k;
 }
 
-/* The open path's first len levels are the hot stack. */
-static void	hot_set(struct hot *, size_t)	__attribute__((noinline));
-
+/* The hot stack is the open path's first len levels. */
 static void
 hot_set(struct hot *h, size_t len)
 {
-	if (len > h->hotcap) {
-		h->hotcap = len > 2 * h->hotcap ? len : 2 * h->hotcap;
-		h->hot.cc = xreallocarray(h->hot.cc, h->hotcap,
-		    sizeof(*h->hot.cc));
-	}
-	h->hot.len = h->hotlive = len;
+	keep_set(h, 0, len);
 	h->hashot = 1;
 }
 
@@ -359,6 +392,15 @@ h_columns(void *arg, const struct pdb *db)
 	return h->m >= 0 && h->m < 64 ? (uint64_t)1 << h->m : UINT64_MAX;
 }
 
+/* A kept stack, in no list. */
+static void
+kept_init(struct kept *s)
+{
+	memset(&s->st, 0, sizeof(s->st));
+	s->live = s->cap = 0;
+	s->older = s->newer = NONE;
+}
+
 /* Put the open path, of own value v and rank, in the top list (kept
  * out of line: few nodes get there). */
 static void	top_insert(struct hot *, int64_t, uint64_t)
@@ -373,23 +415,22 @@ top_insert(struct hot *h, int64_t v, uint64_t rank)
 	r.rank = rank;
 	if (h->nheap < h->ntop) {
 		if (h->nheap == h->capheap) {
-			struct ranked *more;
-
 			h->capheap = h->capheap < h->ntop / 2 ?
 			    2 * h->capheap : h->ntop;
-			if (h->capheap > SIZE_MAX / sizeof(*more) ||
-			    (more = realloc(h->heap, h->capheap *
-			    sizeof(*more))) == NULL)
-				nomem();
-			h->heap = more;
+			h->heap = xreallocarray(h->heap, h->capheap,
+			    sizeof(*h->heap));
+			h->kept = xreallocarray(h->kept, h->capheap + 1,
+			    sizeof(*h->kept));
 		}
-		memset(&r.st, 0, sizeof(r.st));
-		copy_path(h, h->depth, &r.st);
+		/* Its stack: the next of the kept, new. */
+		r.kept = h->nkept++;
+		kept_init(&h->kept[r.kept]);
+		keep_set(h, r.kept, h->depth);
 		h->heap[h->nheap++] = r;
 		sift_up(h, h->nheap - 1);
 	} else if (before(&r, &h->heap[0])) {
-		r.st = h->heap[0].st;
-		copy_path(h, h->depth, &r.st);
+		r.kept = h->heap[0].kept;
+		keep_set(h, r.kept, h->depth);
 		h->heap[0] = r;
 		sift_down(h, 0);
 	}
@@ -427,8 +468,8 @@ open_level(struct hot *h, uint32_t cc, int64_t v)
 
 	if (h->depth == h->cap)
 		levels_reserve(h, h->depth + 1);
-	if (h->depth < h->hotlive)
-		hot_save(h, h->depth, h->hotlive);
+	if (h->depth < h->live)
+		keep_save(h, h->depth);
 	l = &h->lv[h->depth++];
 	level_init(l, cc, v);
 	return l;
@@ -536,7 +577,7 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 	const size_t *restrict exits = b->exits;
 	const int64_t *v = b->values + start * b->stride + h->m;
 	struct level *lv, *l, *p;
-	size_t depth = h->depth, hotlive = h->hotlive, n = b->n;
+	size_t depth = h->depth, live = h->live, n = b->n;
 	size_t i, e, leaf, stride = b->stride;
 	int64_t hotv = h->hotv, x, least, bar;
 	uint64_t rank = h->rank, r0 = h->range[0], r1 = h->range[1], bad = 0;
@@ -556,16 +597,16 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 			bad |= r0 += (uint64_t)x;
 		else
 			bad |= (r1 += 0 - (uint64_t)x) - 1;
-		if (__builtin_expect(depth < hotlive, 0)) {
-			hot_save(h, depth, hotlive);
-			hotlive = depth;
+		if (__builtin_expect(depth < live, 0)) {
+			keep_save(h, depth);
+			live = depth;
 		}
 		level_init(&lv[depth++], ccs[i], x);
 		if (__builtin_expect(x >= bar, 0)) {
 			if (!hashot || x > hotv) {
 				hot_set(h, depth);
 				hashot = 1;
-				hotlive = depth;
+				live = depth;
 				hotv = x;
 			}
 			/* Into the list if nonzero and the list is not
@@ -576,6 +617,7 @@ run(struct hot *h, const struct pdb_batch *b, size_t start, int *fit)
 			if (x != 0 && (!full || x > least)) {
 				h->depth = depth;
 				top_insert(h, x, rank);
+				live = h->live;
 			}
 			bar = rare_bar(h, hotv);
 		}
@@ -624,7 +666,7 @@ out:
 	h->depth = depth;
 	h->hotv = hotv;
 	h->hashot = hashot;
-	h->hotlive = hotlive;
+	h->live = live;
 	h->rank = rank;
 	h->range[0] = r0;
 	h->range[1] = r1;
@@ -866,10 +908,10 @@ hot_free(struct hot *h)
 		h->slab = sl->prev;
 		free(sl);
 	}
-	for (i = 0; i < h->nheap; i++)
-		free(h->heap[i].st.cc);
+	for (i = 0; i < h->nkept; i++)
+		free(h->kept[i].st.cc);
+	free(h->kept);
 	free(h->heap);
-	free(h->hot.cc);
 	free(h->lv);
 	free(h->ml);
 	free(h->real);
@@ -896,7 +938,11 @@ hot_stream(struct tool_common *c, struct pdb *db, const char *path,
 	h.rereadable = rereadable(path, &start);
 	/* -n may ask for more stacks than there are: room as they come. */
 	h.capheap = ntop < 64 ? ntop + 1 : 64;
-	h.heap = xmalloc(h.capheap * sizeof(*h.heap));
+	h.heap = xreallocarray(NULL, h.capheap, sizeof(*h.heap));
+	h.kept = xreallocarray(NULL, h.capheap + 1, sizeof(*h.kept));
+	h.nkept = 1;
+	kept_init(&h.kept[0]);
+	h.newest = NONE;
 	h.sink.begin = h_begin;
 	h.sink.enter = h_enter;
 	h.sink.exit = h_exit;
@@ -925,10 +971,10 @@ hot_stream(struct tool_common *c, struct pdb *db, const char *path,
 		return BUILT;
 	}
 	tool_no_stacks(db, 0, (uint64_t)h.hashot, path);
-	hot_save(&h, 0, h.hotlive);
-	res->hot = h.hot;
+	keep_save(&h, 0);
+	res->hot = h.kept[0].st;
 	res->hot.v = h.hotv;
-	h.hot.cc = NULL;
+	h.kept[0].st.cc = NULL;
 	res->total = h.total;
 	/* The cells, then the leaf the last one holds. */
 	for (res->narm = 0, k = h.arm; k != NULL; k = k->next)
@@ -948,10 +994,10 @@ hot_stream(struct tool_common *c, struct pdb *db, const char *path,
 	res->ntop = h.nheap;
 	res->top = xmalloc((h.nheap + 1) * sizeof(*res->top));
 	for (i = 0; i < h.nheap; i++) {
-		res->top[i] = h.heap[i].st;
+		res->top[i] = h.kept[h.heap[i].kept].st;
 		res->top[i].v = h.heap[i].v;
+		h.kept[h.heap[i].kept].st.cc = NULL;
 	}
-	h.nheap = 0;
 	hot_free(&h);
 	return STREAMED;
 }
