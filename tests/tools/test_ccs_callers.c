@@ -501,6 +501,24 @@ Test(ccs_callers, merged_ghc)
 	run_free(&r);
 }
 
+/* Profile db written as a dump to a new temporary file, then freed;
+ * returns the file's name. */
+static char *
+dump_of(struct pdb *db)
+{
+	struct pdb_opts o;
+	char *path = write_temp("", 0, ".ccsdump");
+	FILE *f;
+
+	memset(&o, 0, sizeof(o));
+	cr_assert((f = fopen(path, "wb")) != NULL);
+	cr_assert_eq(pdb_write(db, f, &pdb_fmt_ccsdump, &o), 0, "%s",
+	    pdb_errmsg(db));
+	cr_assert_eq(fclose(f), 0);
+	pdb_free(db);
+	return path;
+}
+
 /*
  * Two cost centres M.go, one inside the other: only the outer occurrence
  * counts, as for one cost centre.
@@ -509,15 +527,12 @@ Test(ccs_callers, merged_ghc)
  */
 Test(ccs_callers, merged_nested)
 {
-	struct pdb_opts o;
 	struct pdb *db = pdb_new();
 	struct run r;
 	uint32_t mod, r0, a, b, go1, go2, n, k;
 	unsigned m;
-	char *path = write_temp("", 0, ".ccsdump");
-	FILE *f;
+	char *path;
 
-	memset(&o, 0, sizeof(o));
 	cr_assert(db != NULL);
 	cr_assert_eq(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &m), 0);
 	cr_assert_eq(pdb_metric_add(db, "entries", "calls", PDB_COUNT, 0, &m),
@@ -540,11 +555,7 @@ Test(ccs_callers, merged_nested)
 	cr_assert_eq(pdb_node_append(db, k, go2, &k), 0);
 	pdb_node_set_value(db, k, 0, 7);
 	pdb_node_set_value(db, k, 1, 2);
-	cr_assert((f = fopen(path, "wb")) != NULL);
-	cr_assert_eq(pdb_write(db, f, &pdb_fmt_ccsdump, &o), 0, "%s",
-	    pdb_errmsg(db));
-	cr_assert_eq(fclose(f), 0);
-	pdb_free(db);
+	path = dump_of(db);
 
 	run_ok(&r, "ccs-callers --tsv go %s", path);
 	cr_expect_str_eq(r.out, "depth\tmodule\tcost_centre\tsrc\tinclusive\n"
@@ -572,15 +583,12 @@ Test(ccs_callers, merged_nested)
  */
 Test(ccs_callers, merged_siblings)
 {
-	struct pdb_opts o;
 	struct pdb *db = pdb_new();
 	struct run r;
 	uint32_t mod, r0, a, b, d, go1, go2, n, ka, kb, kd, k;
 	unsigned m;
-	char *path = write_temp("", 0, ".ccsdump");
-	FILE *f;
+	char *path;
 
-	memset(&o, 0, sizeof(o));
 	cr_assert(db != NULL);
 	cr_assert_eq(pdb_metric_add(db, "ticks", "ticks", PDB_COST, 0, &m), 0);
 	cr_assert_eq(pdb_module_add(db, "M", &mod), 0);
@@ -602,11 +610,7 @@ Test(ccs_callers, merged_siblings)
 	pdb_node_set_value(db, k, 0, 2);
 	cr_assert_eq(pdb_node_append(db, ka, go2, &k), 0);
 	pdb_node_set_value(db, k, 0, 3);
-	cr_assert((f = fopen(path, "wb")) != NULL);
-	cr_assert_eq(pdb_write(db, f, &pdb_fmt_ccsdump, &o), 0, "%s",
-	    pdb_errmsg(db));
-	cr_assert_eq(fclose(f), 0);
-	pdb_free(db);
+	path = dump_of(db);
 
 	run_ok(&r, "ccs-callers --tsv go %s", path);
 	cr_expect_str_eq(r.out, "depth\tmodule\tcost_centre\tsrc\tinclusive\n"
