@@ -29,8 +29,13 @@ head -c 700 tests/data/ghc/mj.P.prof > "$tmp/cut.prof"
 head -c 300 "$tmp/demo.dump" > "$tmp/cut.dump"
 head -c 500 "$tmp/s.pgcl.gz" > "$tmp/cut.pgcl.gz"
 printf 'a;b 9223372036854775807\na;c 1\n' > "$tmp/overflow.folded"
+# A deep comb whose stacks ccs-hot keeps in its path, and callees deep
+# below a chain that switch Push's cache of dropped stacks on.
+awk -v n=300 -v vals=wave -f tests/support/comb.awk |
+    "$bin/ccs-convert" -f json -t dump -o "$tmp/comb.dump" -
+awk -v d=300 -v w=600 -f tests/support/fanout.awk > "$tmp/fan.json"
 inputs="s.pgcl mj.prof mj.ghc.json fig7.folded escapes.folded demo.dump
-    demo.json s.pgcl.gz"
+    demo.json s.pgcl.gz comb.dump fan.json"
 bad="cut.pgcl cut.prof cut.dump cut.pgcl.gz overflow.folded nosuchfile"
 
 # The commands that read everything a reader sets (the lossless dump and
