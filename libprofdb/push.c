@@ -349,10 +349,9 @@ push_missed(struct pdb *db, size_t walk)
 
 /* Stack x with cc dropped, if table drop has it, into t. */
 static inline int
-drop_found(const struct pdbi_memo *drop, uint32_t x, uint32_t cc, uint32_t *t)
+drop_found(struct pdbi_memo *drop, uint32_t x, uint32_t cc, uint32_t *t)
 {
-	const struct pdbi_memo *e = &drop[pdbi_mix64((uint64_t)x << 32 | cc) &
-	    MEMO_MASK];
+	const struct pdbi_memo *e = memo_slot(drop, MEMO_MASK, x, cc);
 
 	if (e->s != x || e->cc != cc)
 		return 0;
@@ -367,7 +366,7 @@ drop_found(const struct pdbi_memo *drop, uint32_t x, uint32_t cc, uint32_t *t)
  * first: cc, then those passed from s down, npath of them in all.
  */
 static inline int
-walk_back(struct pdb *db, const struct pdbi_memo *drop, uint32_t s,
+walk_back(struct pdb *db, struct pdbi_memo *drop, uint32_t s,
     uint32_t cc, uint32_t *np, size_t *npathp, uint32_t *t)
 {
 	size_t npath = *npathp;
@@ -439,7 +438,7 @@ replay_find(struct pdb *db, uint32_t t, uint32_t cc, uint32_t *out)
 int
 pdbi_push_moved(struct pdb *db, uint32_t s, uint32_t cc, uint32_t *out)
 {
-	const struct pdbi_memo *drop = db->dropmemo;
+	struct pdbi_memo *drop = db->dropmemo;
 	struct pdbi_memo *e;
 	uint32_t n = 0, t = PDB_NONE, c, *path;
 	size_t npath = 1, walked;
