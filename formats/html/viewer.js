@@ -1277,7 +1277,11 @@
 			tbody.append(tr);
 		}
 		table.append(thead, tbody);
-		v.append(table);
+		/* In a box of its own, which scrolls sideways in a window too
+		 * narrow for it, where the page would. */
+		const box = el('div', 'flatbox');
+		box.append(table);
+		v.append(box);
 		if (shown < rows.length || from > 0) {
 			const more = el('div', 'more', 'show all ' + rows.length + ' cost centres');
 			activatable(more, function () {

@@ -1032,6 +1032,26 @@ async function fillAndLabel(page, x0, y0, x1, y1) {
 		check(tree <= 600 && flat <= 600, `600 px: tree ${tree} px wide, flat ${flat} px (${file.replace(/.*\//, '')})`);
 		await page.close();
 	}
+	// Narrower: at 480 px the flat table of mj fits in smaller type;
+	// at 360 px it scrolls in its own box, whose last column can be
+	// scrolled into the window, and the page does not scroll sideways.
+	const page = await open(`${scratch}/mj.html`);
+	await page.click('#tab-flat');
+	for (const width of [480, 360]) {
+		await page.setViewportSize({ width, height: 800 });
+		const [doc, box, boxIn, right] = await page.evaluate(() => {
+			const b = document.querySelector('#view-flat .flatbox');
+			b.scrollLeft = b.scrollWidth;
+			const last = b.querySelector('th:last-child').getBoundingClientRect().right;
+			return [document.documentElement.scrollWidth, b.scrollWidth, b.clientWidth, last];
+		});
+		check(doc <= width && right <= width, `${width} px: the page ${doc} px wide, the flat table's last column ends at ${right}`);
+		if (width === 480)
+			check(box <= boxIn, `480 px: the flat table fits its box (${box} px in ${boxIn})`);
+		else
+			check(box > boxIn, `360 px: the flat table scrolls in its box (${box} px in ${boxIn})`);
+	}
+	await page.close();
 }
 
 await browser.close();
