@@ -1051,6 +1051,12 @@ async function fillAndLabel(page, x0, y0, x1, y1) {
 		else
 			check(box > boxIn, `360 px: the flat table scrolls in its box (${box} px in ${boxIn})`);
 	}
+	await page.click('#tab-tree');
+	await page.click('#expand-hot');
+	const tree = await page.evaluate(() => document.documentElement.scrollWidth);
+	await page.click('#tab-callers');
+	const callers = await page.evaluate(() => document.documentElement.scrollWidth);
+	check(tree <= 360 && callers <= 360, `360 px: tree ${tree} px wide, callers ${callers} px`);
 	await page.close();
 }
 
