@@ -1584,7 +1584,17 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 		    strchr(c.module, '\\') == NULL &&
 		    strchr(c.src, '\\') == NULL) {
 			b.len = 0;
-			sb_label(&b, pdb_cc_fullname(d->db, cc));
+			/* An empty label as the node shows it: an empty
+			 * tooltip would be Graphviz's cue to repeat the
+			 * whole label there. */
+			if (*c.label != '\0')
+				sb_label(&b, pdb_cc_fullname(d->db, cc));
+			else {
+				sb_label(&b, c.module);
+				if (*c.module != '\0')
+					sb_add(&b, ".", 1);
+				sb_add(&b, "\"\"", 2);
+			}
 			if (*c.src != '\0') {
 				sb_nl(&b);
 				sb_label(&b, c.src);

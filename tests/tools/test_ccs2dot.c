@@ -681,3 +681,22 @@ Test(ccs2dot, shared_names_show_their_source)
 	cr_expect(strstr(r.out, "\\nMain\\nMain.hs") == NULL, "%s", r.out);
 	run_free(&r);
 }
+
+/*
+ * A node's tooltip is its full name: an empty label is shown there as
+ * in the node, "", for an empty tooltip is Graphviz's cue to repeat the
+ * node's whole label, costs and all.
+ */
+Test(ccs2dot, empty_label_in_the_tooltip)
+{
+	struct run r;
+
+	run_in_temp(&r, "printf 'MAIN;;x 5\\nMAIN;Lib. 2\\n' > $T/e.folded && "
+	    "ccs2dot $T/e.folded | grep -o 'tooltip=[^]]*'");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "tooltip=MAIN\n"
+	    "tooltip=\"\\\"\\\"\"\n"
+	    "tooltip=\"Lib.\\\"\\\"\"\n"
+	    "tooltip=x\n", "%s", r.out);
+	run_free(&r);
+}
