@@ -41,7 +41,8 @@
 #define PDB_GRAPHVIZ_SYMBOLS(X)						\
 	X(cgraph, Agdirected) X(cgraph, agattr) X(cgraph, agclose)	\
 	X(cgraph, agedge) X(cgraph, agnode) X(cgraph, agopen)		\
-	X(cgraph, agsafeset) X(cgraph, agseterrf) X(cgraph, agwrite)	\
+	X(cgraph, agsafeset) X(cgraph, agseterrf) X(cgraph, agsubg)	\
+	X(cgraph, agwrite)						\
 	X(gvc, gvContext) X(gvc, gvFreeLayout)				\
 	X(gvc, gvFreeRenderData) X(gvc, gvLayout) X(gvc, gvRenderData)
 

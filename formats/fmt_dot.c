@@ -1097,7 +1097,7 @@ pick_best(const struct dot *d, struct pick *picks, size_t n)
 static Agraph_t *
 graph_open(const char *name)
 {
-	Agraph_t *g;
+	Agraph_t *g, *box;
 
 	if ((g = pdbi_sym_agopen((char *)name, *pdbi_sym_Agdirected,
 	    NULL)) == NULL)
@@ -1116,6 +1116,19 @@ graph_open(const char *name)
 	pdbi_sym_agattr(g, AGEDGE, "fontname", FONT);
 	pdbi_sym_agattr(g, AGEDGE, "fontsize", "9");
 	pdbi_sym_agattr(g, AGEDGE, "label", "");
+	/*
+	 * The legend (legend()) in a cluster of its own, drawn without a
+	 * border: dot routes arcs around a cluster, where it ran those
+	 * leaving the root under a legend taller than the root beside it.
+	 * Made first, so that it comes first in the graph laid out here
+	 * as in the DOT text, where subgraphs are written first.
+	 */
+	if ((box = pdbi_sym_agsubg(g, "cluster_legend", 1)) == NULL ||
+	    pdbi_sym_agnode(box, "legend", 1) == NULL) {
+		pdbi_sym_agclose(g);
+		return NULL;
+	}
+	set(box, "peripheries", "0");
 	return g;
 }
 
@@ -1315,7 +1328,11 @@ legend(struct dot *d, Agraph_t *g, const char *what1, const char *what,
 		free(b.s);
 		return -1;
 	}
-	gn = pdbi_sym_agnode(g, "legend", 1);
+	/* Made by graph_open(). */
+	if ((gn = pdbi_sym_agnode(g, "legend", 0)) == NULL) {
+		free(b.s);
+		return -1;
+	}
 	set(gn, "label", b.s);
 	set(gn, "shape", "note");
 	set(gn, "style", "filled");

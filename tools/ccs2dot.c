@@ -47,7 +47,7 @@ static const char helptext[] =
     "the number of stacks it occurs in.  Writes DOT unless -T or the -o\n"
     "file's extension asks for an image.\n\n"
     "  -T, --render FMT       dot (default), svg, png, pdf, ps, jpg, gif,\n"
-    "                         xdot or json, rendered through Graphviz\n"
+    "                         xdot, json or plain, laid out by Graphviz\n"
     "      --tree             draw the stack tree: a node per stack\n"
     "      --hot              highlight the expensive arm\n"
     "      --hot-only         draw the expensive arm only\n"
@@ -74,7 +74,7 @@ static const struct render {
 } renders[] = {
 	{ "dot", 0 }, { "gv", 0 }, { "svg", 0 }, { "png", 1 }, { "pdf", 1 },
 	{ "ps", 0 }, { "jpg", 1 }, { "jpeg", 1 }, { "gif", 1 },
-	{ "xdot", 0 }, { "json", 0 },
+	{ "xdot", 0 }, { "json", 0 }, { "plain", 0 },
 	{ NULL, 0 }
 };
 
