@@ -548,3 +548,73 @@ Test(ccs_stacks, first_line_detected_as_read)
 	    "ccs-stacks: <stdin>: not a profile in any known format "
 	    "(see ccs-formats(5))\n");
 }
+
+/*
+ * Stacks in pre-order are written from one text cut back at each stack
+ * to its caller's: on a comb 3000 deep, whose leaves hang at every
+ * level, the lines are those --sort builds each from its frames.
+ */
+Test(ccs_stacks, deep_lines_as_sorted_ones, .timeout = 60)
+{
+	struct run r;
+
+	run_in_temp(&r, "awk -v n=3000 -v vals=wave -f "
+	    "$R/tests/support/comb.awk > $T/c.json && "
+	    "ccs-stacks $T/c.json > $T/a && ccs-stacks --sort $T/c.json | "
+	    "sort > $T/b && sort $T/a | cmp - $T/b && wc -l < $T/a && "
+	    "tail -n 1 $T/a | awk '{ print length($0), substr($0, 1, 15), "
+	    "substr($0, length($0) - 12) }'");
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	/*
+	 * The 3000 levels r0 to r12 in turn, of 1 each, and their leaves
+	 * but the three of cost 0; the last leaf's line is the 3000 frames
+	 * and "leaf 81", 9697 bytes.
+	 */
+	cr_expect_str_eq(r.out, "5997\n9697 r0;r1;r2;r3;r4; r8;r9;leaf 81\n",
+	    "%s", r.out);
+	run_free(&r);
+}
+
+/*
+ * The warnings of folded output speak of the frames it writes: a cost
+ * centre sharing its name with another only in a stack of zero cost,
+ * which is not written, goes unsaid; with --all it is said.
+ */
+Test(ccs_stacks, warnings_of_written_frames_only)
+{
+	static const char prof[] =
+	    "{\"format\":\"ccstools-profile\",\"version\":1,"
+	    "\"metrics\":[{\"name\":\"samples\",\"unit\":\"samples\","
+	    "\"kind\":\"cost\"}],\"modules\":[\"Main\"],\"cost_centres\":["
+	    "{\"label\":\"main\",\"module\":0,\"src\":\"\"},"
+	    "{\"label\":\"f\",\"module\":0,\"src\":\"A.hs:1\"},"
+	    "{\"label\":\"f\",\"module\":0,\"src\":\"A.hs:2\"},"
+	    "{\"label\":\"g\",\"module\":0,\"src\":\"\"}],"
+	    "\"nodes\":[[0,2,0],[1,0,5],[3,1,2],[2,0,0]]}";
+	static const char *const sorts[] = { "", "--sort" };
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		run_in_temp(&r, "printf '%%s' '%s' > $T/p.json && "
+		    "ccs-stacks %s $T/p.json > $T/o1 2> $T/e1 && "
+		    "ccs-stacks %s -a $T/p.json > $T/o2 2> $T/e2 && "
+		    "cat $T/o1 $T/e1 $T/o2 $T/e2", prof, sorts[i], sorts[i]);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		cr_expect_str_eq(r.out, i == 0 ?
+		    "Main.main;Main.f 5\nMain.main;Main.g 2\n"
+		    "Main.main 0\nMain.main;Main.f 5\nMain.main;Main.g 2\n"
+		    "Main.main;Main.g;Main.f 0\n"
+		    "ccs-stacks: warning: folded stacks name a cost centre by "
+		    "module and label only: 'Main.f' stands for more than one "
+		    "cost centre, and they read back as one\n" :
+		    "Main.main;Main.f 5\nMain.main;Main.g 2\n"
+		    "Main.main;Main.f 5\nMain.main;Main.g 2\nMain.main 0\n"
+		    "Main.main;Main.g;Main.f 0\n"
+		    "ccs-stacks: warning: folded stacks name a cost centre by "
+		    "module and label only: 'Main.f' stands for more than one "
+		    "cost centre, and they read back as one\n",
+		    "%s: %s", sorts[i], r.out);
+		run_free(&r);
+	}
+}
