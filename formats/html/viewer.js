@@ -1279,9 +1279,9 @@
 		table.append(thead, tbody);
 		/* In a box of its own, which scrolls sideways in a window too
 		 * narrow for it, where the page would. */
-		const box = el('div', 'flatbox');
-		box.append(table);
-		v.append(box);
+		const scroller = el('div', 'flatbox');
+		scroller.append(table);
+		v.append(scroller);
 		if (shown < rows.length || from > 0) {
 			const more = el('div', 'more', 'show all ' + rows.length + ' cost centres');
 			activatable(more, function () {
