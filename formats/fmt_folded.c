@@ -842,10 +842,10 @@ stable_sort(struct line *a, size_t n)
 }
 
 /*
- * The line of a stack, lines[i] of n: its frames from the root (but
- * for skip synthetic ones) found by walking up from it, then its value;
- * when sorted.  path is scratch of *cap bytes.  Returns -1 when out of
- * memory.
+ * Into line, the line of stack l out of order (sorted): its frames from
+ * the root, but for skip synthetic ones, found by walking up from it,
+ * then its value; its frames become used.  *path is scratch of *cap
+ * bytes.  Returns -1 when out of memory.
  */
 static int
 line_of_stack(struct pdb *db, struct frame_texts *fr, struct pdb_text *line,
