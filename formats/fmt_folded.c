@@ -842,6 +842,16 @@ stable_sort(struct line *a, size_t n)
 }
 
 /*
+ * Whether a stack of own value v at depth gets a line: a nonzero one,
+ * or any with all, but for a synthetic root (depth below skip) of 0.
+ */
+static inline int
+has_line(int64_t v, uint32_t depth, uint32_t skip, int all)
+{
+	return v != 0 || (all && depth >= skip);
+}
+
+/*
  * Into line, the line of stack l out of order (sorted): its frames from
  * the root, but for skip synthetic ones, found by walking up from it,
  * then its value; its frames become used.  *path is scratch of *cap
@@ -914,8 +924,7 @@ lines_in_preorder(struct pdb *db, FILE *out, struct frame_texts *fr,
 		uint32_t cc;
 	} *lv = NULL;
 	uint32_t n, depth;
-	size_t cap = 0, marked = 0, d;
-	char num[24], *q;
+	size_t cap = 0, marked = 0, d, end;
 	int64_t v, written = 0;
 
 	for (n = pdb_walk_first(db, &depth); n != PDB_NONE;
@@ -930,23 +939,27 @@ lines_in_preorder(struct pdb *db, FILE *out, struct frame_texts *fr,
 		if (depth >= skip && (add_frame(fr, &text, db,
 		    lv[depth].cc) != 0 || pdb_text_add(&text, ";", 1) != 0))
 			goto oom;
-		lv[depth].end = text.len;
+		end = lv[depth].end = text.len;
 		v = pdb_node_value(db, n, m);
-		if (v == 0 && (!all || depth < skip))
+		if (!has_line(v, depth, skip, all))
 			continue;
-		if (depth < skip)
-			fputs(ROOT_LABEL, out);
-		else {
+		if (depth < skip) {
+			if (pdb_text_add(&text, ROOT_LABEL " ",
+			    strlen(ROOT_LABEL) + 1) != 0)
+				goto oom;
+		} else {
 			for (d = marked > skip ? marked : skip; d <= depth; d++)
 				fr->used[lv[d].cc] = 1;
 			marked = (size_t)depth + 1;
-			/* Without the last ';'. */
-			fwrite(text.p, 1, text.len - 1, out);
+			/* The last ';' becomes the space before the value,
+			 * and is put back for the stacks this one calls. */
+			text.p[end - 1] = ' ';
 		}
-		num[0] = ' ';
-		q = pdb_put_decimal(num + 1, v);
-		*q++ = '\n';
-		fwrite(num, 1, (size_t)(q - num), out);
+		if (add_value(&text, v) != 0)
+			goto oom;
+		fwrite(text.p, 1, text.len, out);
+		if (end > 0)
+			text.p[end - 1] = ';';
 		written++;
 	}
 	free(text.p);
@@ -1008,10 +1021,8 @@ folded_write(struct pdb *db, FILE *out, const struct pdb_opts *opts)
 		    n = pdb_walk_next(db, n, &depth)) {
 			int64_t v = pdb_node_value(db, n, metric);
 
-			/* Cost on a synthetic root is written as
-			 * "(root) N". */
-			if ((depth < skip && v == 0) ||
-			    (v == 0 && !(opts->flags & PDB_OPT_ALL)))
+			if (!has_line(v, depth, skip,
+			    (opts->flags & PDB_OPT_ALL) != 0))
 				continue;
 			lines[nlines].value = v;
 			lines[nlines++].node = n;
