@@ -1209,19 +1209,25 @@ sb_value(struct sbuf *b, const struct dot *d, int64_t v)
 	sb_printf(b, " (%.1f%%)", pct(v, d->total));
 }
 
+/* A cost centre's label, or "" for an empty one. */
+static void
+sb_cclabel(struct sbuf *b, const char *label)
+{
+	if (*label == '\0')
+		sb_add(b, "\"\"", 2);
+	else
+		sb_label(b, label);
+}
+
 /* The label of cost centre cc: name, module, the source location when
  * the name is shared, then lines of values. */
 static void
 sb_ccname(struct sbuf *b, const struct dot *d, uint32_t cc)
 {
-	const char *label = pdb_cc_label(d->db, cc);
 	const char *module = pdb_cc_module(d->db, cc);
 	struct pdb_cc c;
 
-	if (*label == '\0')
-		sb_add(b, "\"\"", 2);
-	else
-		sb_label(b, label);
+	sb_cclabel(b, pdb_cc_label(d->db, cc));
 	if (*module != '\0') {
 		sb_nl(b);
 		sb_label(b, module);
@@ -1603,14 +1609,15 @@ build_callgraph(struct dot *d, Agraph_t **gp)
 			b.len = 0;
 			/* An empty label as the node shows it: an empty
 			 * tooltip would be Graphviz's cue to repeat the
-			 * whole label there. */
+			 * node's whole label there. */
 			if (*c.label != '\0')
 				sb_label(&b, pdb_cc_fullname(d->db, cc));
 			else {
-				sb_label(&b, c.module);
-				if (*c.module != '\0')
+				if (*c.module != '\0') {
+					sb_label(&b, c.module);
 					sb_add(&b, ".", 1);
-				sb_add(&b, "\"\"", 2);
+				}
+				sb_cclabel(&b, c.label);
 			}
 			if (*c.src != '\0') {
 				sb_nl(&b);
